@@ -1,0 +1,98 @@
+# trebuchet: API robustness testing for C libraries.
+# `make` lists the targets; `make run` and `make test` are all a new machine needs.
+
+SHELL      := /bin/bash
+PYTHON     ?= python3
+VENV       := .venv
+BUILD      := build
+VERSION    := 0.1.0
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+WARN       := -Wall -Wextra -Wno-unused-parameter
+CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
+APT_NEEDS  := check libsqlite3-dev libgvpr2 pkg-config sqlite3
+
+DATATYPE_SRC := $(wildcard datatypes/*.c)
+HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
+DATATYPE_OBJ := $(DATATYPE_SRC:%.c=$(BUILD)/obj/%.o)
+HARNESS_OBJ  := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o)
+SCHEMA_OBJ   := $(BUILD)/obj/results_sql.o
+EXEC         := $(BUILD)/bin/trebuchet-exec
+CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c)
+CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
+BENCH_BIN    := $(BUILD)/bench/bare_fork
+
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+
+build: deps venv c ## install what is missing, build the executor and the Python package
+	@$(VENV)/bin/trebuchet build --all --quiet
+
+run: build ## run the main campaign (glibc stdio) into trebuchet.db
+	$(VENV)/bin/trebuchet run --target stdio --db trebuchet.db
+
+test: build ## run every test: the Check suites, then pytest
+	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
+	$(VENV)/bin/pytest -q tests
+
+bench: build ## print the executor's throughput against a bare fork loop
+	$(VENV)/bin/python bench/throughput.py
+
+clean: ## remove what the build made
+	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
+
+deps: ## install missing Debian packages (apt) once
+	@missing=""; for p in $(APT_NEEDS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+venv: $(VENV)/.installed ## the project-local Python environment
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+c: $(EXEC) $(CHECK_BIN) $(BENCH_BIN) $(BUILD)/lib/libtbdatatypes.a
+
+$(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -c $< -o $@
+
+# schemas/results.sql linked in as data: the one schema C and Python share
+$(SCHEMA_OBJ): schemas/results.sql
+	@mkdir -p $(dir $@)
+	cd schemas && ld -r -b binary -z noexecstack -o $(abspath $@) results.sql
+
+$(BUILD)/lib/libtbdatatypes.a: $(DATATYPE_OBJ)
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+
+$(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+
+# -rdynamic: plugins use the datatype helpers from the executor
+$(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(BUILD)/obj/harness/main.o \
+		-Wl,--whole-archive $(BUILD)/lib/libtbdatatypes.a -Wl,--no-whole-archive \
+		$(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
+
+$(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -rdynamic -o $@ $< \
+		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$$(pkg-config --cflags --libs check) -lsqlite3 -ldl
+
+$(BENCH_BIN): bench/bare_fork.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+.PHONY: help build run test bench clean deps venv c

@@ -1,0 +1,86 @@
+/*
+ * The datatype interface: how a kind of parameter names and builds its test
+ * values.  A datatype is a static table (LTP style): a name, an optional
+ * parent whose values it inherits, the C type it produces, and its own values
+ * ending with an empty sentinel.  A value either has a setup() that builds it
+ * inside the test process (and may fail: the case is then SETUP) or, for plain
+ * numbers, a constant.  Everything here runs in the disposable test process,
+ * whose working directory is its own scratch directory.
+ */
+#ifndef TREBUCHET_DATATYPE_H
+#define TREBUCHET_DATATYPE_H
+
+#include <stddef.h>
+
+/* One argument slot.  The generated call shim casts the member that fits the
+ * parameter's C type: pointers from .ptr, signed integers from .i, unsigned
+ * from .u, floating point from .d. */
+union tb_arg {
+	void *ptr;
+	long long i;
+	unsigned long long u;
+	double d;
+};
+
+struct tb_value {
+	const char *name;   /* UPPER_SNAKE, unique within the datatype */
+	/* Builds the value into *out; returns 0, or -1 when it cannot be built
+	 * here.  NULL means the value is .constant. */
+	int (*setup)(union tb_arg *out);
+	/* Releases what setup built, after the call returned.  Optional. */
+	void (*cleanup)(union tb_arg *val);
+	union tb_arg constant;
+	const char *desc;
+};
+
+struct tb_datatype {
+	const char *name;
+	const struct tb_datatype *parent;  /* its values come first, in order */
+	const char *const *skip;           /* parent values that make no sense here */
+	const char *ctype;                 /* the C type a value is, for docs */
+	const struct tb_value *values;     /* own values, { 0 } terminated */
+};
+
+/* The flattened view of a datatype: inherited values, then its own. */
+#define TB_MAX_VALUES 128
+struct tb_value_list {
+	const struct tb_datatype *type;
+	int count;
+	const struct tb_value *values[TB_MAX_VALUES];
+};
+
+/* Flattens type (parents first, skips applied) into list; -1 if too many. */
+int tb_datatype_flatten(const struct tb_datatype *type, struct tb_value_list *list);
+
+/* The base datatypes, NULL terminated, and look-up by name among them and
+ * an optional extra NULL-terminated list (a plugin's own datatypes). */
+extern const struct tb_datatype *const tb_base_datatypes[];
+const struct tb_datatype *tb_datatype_find(const char *name,
+					   const struct tb_datatype *const *extra);
+
+/* Builds a value: constant or setup().  Returns 0 or -1. */
+int tb_value_build(const struct tb_value *value, union tb_arg *out);
+
+/* ---- helpers shared by the datatype files ---- */
+
+/* A read-write block of size bytes that ends exactly at a PROT_NONE guard
+ * page, so an overrun faults instead of corrupting.  NULL on failure. */
+void *tb_guarded_block(size_t size);
+
+/* Creates (or truncates) file name in the scratch directory with the
+ * standard text content and the given permission bits.  0 or -1. */
+int tb_scratch_file(const char *name, unsigned mode);
+
+/* The bytes every scratch file holds: lines of text, a little over two
+ * pages, so reads of one page and more find data. */
+extern const char tb_scratch_text[];
+extern const size_t tb_scratch_text_len;
+
+/* Fills buf with deterministic pseudo-random bytes (the same on every run). */
+void tb_garbage_fill(void *buf, size_t len);
+
+extern const struct tb_datatype tb_type_pointer, tb_type_buffer, tb_type_size,
+	tb_type_int, tb_type_fd, tb_type_path, tb_type_mode, tb_type_whence,
+	tb_type_offset, tb_type_file, tb_type_format, tb_type_string;
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * format: printf/scanf format strings.  The conversions that need arguments
+ * (PCT_S, PCT_N, PCT_D) are passed none unless the spec adds them, which is
+ * the misuse they stand for.
+ */
+#include <string.h>
+
+#include "datatype.h"
+
+#define LONG_LEN 4096
+
+static int setup_long(union tb_arg *out)
+{
+	char *s = tb_guarded_block(LONG_LEN + 1);
+
+	if (!s)
+		return -1;
+	memset(s, 'x', LONG_LEN);
+	s[LONG_LEN] = '\0';
+	out->ptr = s;
+	return 0;
+}
+
+static const struct tb_value format_values[] = {
+	{ .name = "PLAIN", .constant.ptr = (void *)"hello, world\n" },
+	{ .name = "PCT_S", .constant.ptr = (void *)"%s" },
+	{ .name = "PCT_N", .constant.ptr = (void *)"%n" },
+	{ .name = "PCT_D", .constant.ptr = (void *)"%d" },
+	{ .name = "EMPTY", .constant.ptr = (void *)"" },
+	{ .name = "HUGE_WIDTH", .constant.ptr = (void *)"%2147483647d", .desc = "width INT_MAX" },
+	{ .name = "LONG", .setup = setup_long, .desc = "4096 plain characters" },
+	{ 0 },
+};
+
+const struct tb_datatype tb_type_format = {
+	.name = "format",
+	.parent = &tb_type_pointer,
+	.ctype = "const char *",
+	.values = format_values,
+};

@@ -1,0 +1,108 @@
+/*
+ * pointer: the exceptional addresses every pointer parameter is tried with.
+ * Other pointer-like datatypes (buffer, path, mode, FILE, ...) inherit these.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "datatype.h"
+
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static int setup_freed(union tb_arg *out)
+{
+	void *p = malloc(64);
+
+	if (!p)
+		return -1;
+	/* keep the address as a number: it is the point of the value */
+	out->u = (uintptr_t)p;
+	free(p);
+	return 0;
+}
+
+static void *page_with(int prot)
+{
+	void *p = mmap(NULL, page_size(), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	tb_garbage_fill(p, page_size());
+	if (mprotect(p, page_size(), prot)) {
+		munmap(p, page_size());
+		return NULL;
+	}
+	return p;
+}
+
+static int setup_read_only(union tb_arg *out)
+{
+	return (out->ptr = page_with(PROT_READ)) ? 0 : -1;
+}
+
+static int setup_no_access(union tb_arg *out)
+{
+	return (out->ptr = page_with(PROT_NONE)) ? 0 : -1;
+}
+
+/* An address that is not mapped and will not be: a freshly munmapped page
+ * could be handed out again by the next value's mmap, so instead take the
+ * first of a few far-away addresses that msync() confirms unmapped. */
+static int setup_unmapped(union tb_arg *out)
+{
+	static const uintptr_t candidates[] = {
+		0x100000000000ull, 0x200000000000ull, 0x300000000000ull,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		void *p = (void *)candidates[i];
+
+		if (msync(p, page_size(), MS_ASYNC) && errno == ENOMEM) {
+			out->ptr = p;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int setup_misaligned(union tb_arg *out)
+{
+	char *p = tb_guarded_block(page_size());
+
+	if (!p)
+		return -1;
+	out->ptr = p + 1;
+	return 0;
+}
+
+static int setup_valid(union tb_arg *out)
+{
+	return (out->ptr = tb_guarded_block(page_size())) ? 0 : -1;
+}
+
+static const struct tb_value pointer_values[] = {
+	{ .name = "NULL", .constant.ptr = NULL, .desc = "the null pointer" },
+	{ .name = "MINUS_ONE", .constant.u = UINTPTR_MAX, .desc = "all bits set" },
+	{ .name = "ONE", .constant.u = 1, .desc = "address 1" },
+	{ .name = "FREED", .setup = setup_freed, .desc = "a heap block already freed" },
+	{ .name = "READ_ONLY", .setup = setup_read_only, .desc = "a page mapped read-only" },
+	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page" },
+	{ .name = "UNMAPPED", .setup = setup_unmapped, .desc = "the address of an unmapped page" },
+	{ .name = "MISALIGNED", .setup = setup_misaligned, .desc = "a valid block plus one byte" },
+	{ .name = "VALID", .setup = setup_valid, .desc = "a page-size read-write block of zeros" },
+	{ 0 },
+};
+
+const struct tb_datatype tb_type_pointer = {
+	.name = "pointer",
+	.ctype = "void *",
+	.values = pointer_values,
+};

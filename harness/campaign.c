@@ -1,0 +1,228 @@
+/*
+ * A campaign (campaign.h).  At most WINDOW requests are outstanding, which
+ * keeps both pipes below their capacity: neither side ever blocks writing,
+ * so the executor and its fork server cannot deadlock.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "progress.h"
+
+#define WINDOW 256
+
+struct function_plan {
+	uint64_t *cases;  /* to run, ascending */
+	size_t count, sent, received;
+};
+
+/* Removes from cases[] (ascending) those in done[] (ascending). */
+static size_t without_done(uint64_t *cases, size_t n, const uint64_t *done, size_t ndone)
+{
+	size_t i, j = 0, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		while (j < ndone && done[j] < cases[i])
+			j++;
+		if (j < ndone && done[j] == cases[i])
+			continue;
+		cases[kept++] = cases[i];
+	}
+	return kept;
+}
+
+static void datatype_names(const struct tb_planned_function *pf, char *out, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < pf->nparams && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "",
+					 pf->fn->params[i]);
+}
+
+static int plan_function(struct tb_campaign *c, int fn, struct function_plan *plan)
+{
+	const struct tb_planned_function *pf = &c->target->functions[fn];
+	uint64_t drawn = pf->total < c->cap ? pf->total : c->cap;
+	uint64_t *done;
+	size_t ndone;
+	char types[512];
+	long n;
+
+	plan->cases = malloc((drawn ? drawn : 1) * sizeof(*plan->cases));
+	if (!plan->cases)
+		return -1;
+	n = tb_cases_draw(pf->total, c->cap, c->seed, pf->fn->name, plan->cases);
+	if (n < 0)
+		return -1;
+	datatype_names(pf, types, sizeof(types));
+	if (tb_store_add_function(c->store, c->run_id, pf->fn->name, pf->fn->signature,
+				  types, pf->total, drawn) ||
+	    tb_store_done_cases(c->store, c->run_id, pf->fn->name, &done, &ndone))
+		return -1;
+	plan->count = without_done(plan->cases, (size_t)n, done, ndone);
+	free(done);
+	return 0;
+}
+
+static void value_names(const struct tb_planned_function *pf, uint64_t case_index,
+			char *out, size_t len)
+{
+	int index[TB_MAX_PARAMS], i;
+	size_t used = 0;
+
+	tb_case_decode(case_index, pf->counts, pf->nparams, index);
+	out[0] = '\0';
+	for (i = 0; i < pf->nparams && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s:%s", i ? " " : "",
+					 pf->fn->params[i], pf->lists[i]->values[index[i]]->name);
+}
+
+/* Sends requests until WINDOW are outstanding or none are left. */
+static int send_requests(struct tb_campaign *c, struct function_plan *plans,
+			 int *next, size_t *outstanding)
+{
+	struct tb_request batch[WINDOW];
+	int n = 0;
+
+	while (*outstanding + (size_t)n < WINDOW && *next < c->nselected) {
+		struct function_plan *p = &plans[*next];
+
+		if (p->sent == p->count) {
+			(*next)++;
+			continue;
+		}
+		batch[n].fn = (uint32_t)c->selected[*next];
+		batch[n].unused = 0;
+		batch[n].case_index = p->cases[p->sent++];
+		n++;
+	}
+	*outstanding += (size_t)n;
+	/* each request is smaller than PIPE_BUF and the window keeps the pipe
+	 * from filling, so this write completes whole */
+	if (n && write(c->server->request_fd, batch, (size_t)n * sizeof(batch[0])) !=
+		 (ssize_t)((size_t)n * sizeof(batch[0])))
+		return -1;
+	return 0;
+}
+
+static int position_of(const struct tb_campaign *c, uint32_t fn)
+{
+	int i;
+
+	for (i = 0; i < c->nselected; i++)
+		if ((uint32_t)c->selected[i] == fn)
+			return i;
+	return -1;
+}
+
+static int store_result(struct tb_campaign *c, struct function_plan *plans,
+			const struct tb_result *r, struct tb_progress_line *progress)
+{
+	const struct tb_planned_function *pf = &c->target->functions[r->fn];
+	struct function_plan *p = &plans[position_of(c, r->fn)];
+	char names[1024];
+
+	if (r->outcome == TB_HARNESS) {
+		fprintf(stderr, "\ntrebuchet-exec: harness failure: %s case %llu ended before its "
+			"call (exit status %d); the sandbox could not be set up\n",
+			pf->fn->name, (unsigned long long)r->case_index, r->exit_status);
+		return -1;
+	}
+	value_names(pf, r->case_index, names, sizeof(names));
+	if (tb_store_add_result(c->store, c->run_id, pf->fn->name, names, r))
+		return -1;
+	tb_progress_count(progress, pf->fn->name, r->outcome);
+	if (++p->received == p->count)
+		return tb_store_finish_function(c->store, c->run_id, pf->fn->name);
+	return 0;
+}
+
+/* Reads at least one result (blocking); returns how many, 0 on interrupt,
+ * -1 if the fork server is gone. */
+static int read_results(struct tb_campaign *c, struct tb_result *buf, int max)
+{
+	size_t got = 0;
+
+	for (;;) {
+		ssize_t n = read(c->server->result_fd, (char *)buf + got,
+				 (size_t)max * sizeof(*buf) - got);
+
+		if (n < 0 && errno == EINTR) {
+			if (*c->interrupted && got == 0)
+				return 0;
+			continue;
+		}
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+		if (got % sizeof(*buf) == 0)
+			return (int)(got / sizeof(*buf));
+	}
+}
+
+static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_t remaining)
+{
+	struct tb_progress_line progress;
+	struct tb_result results[64];
+	size_t outstanding = 0;
+	int next = 0, i, n;
+
+	tb_progress_start(&progress, c->progress, c->target->plugin->target, remaining);
+	while (remaining) {
+		if (*c->interrupted)
+			return tb_progress_end(&progress), TB_CAMPAIGN_INTERRUPTED;
+		if (send_requests(c, plans, &next, &outstanding))
+			goto server_gone;
+		n = read_results(c, results, 64);
+		if (n == 0)
+			continue;
+		if (n < 0)
+			goto server_gone;
+		for (i = 0; i < n; i++)
+			if (store_result(c, plans, &results[i], &progress))
+				return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;
+		outstanding -= (size_t)n;
+		remaining -= (uint64_t)n;
+	}
+	tb_progress_end(&progress);
+	return TB_CAMPAIGN_DONE;
+server_gone:
+	tb_progress_end(&progress);
+	fprintf(stderr, "trebuchet-exec: the fork server died; run again with --resume\n");
+	return TB_CAMPAIGN_FAILED;
+}
+
+int tb_campaign_run(struct tb_campaign *c)
+{
+	struct function_plan *plans = calloc((size_t)c->nselected, sizeof(*plans));
+	uint64_t remaining = 0;
+	int i, rc = TB_CAMPAIGN_FAILED;
+
+	if (!plans)
+		return TB_CAMPAIGN_FAILED;
+	for (i = 0; i < c->nselected; i++) {
+		if (plan_function(c, c->selected[i], &plans[i]))
+			goto out;
+		if (plans[i].count == 0 &&
+		    tb_store_finish_function(c->store, c->run_id,
+					     c->target->functions[c->selected[i]].fn->name))
+			goto out;
+		remaining += plans[i].count;
+	}
+	rc = run_plans(c, plans, remaining);
+out:
+	if (tb_store_commit(c->store))
+		rc = TB_CAMPAIGN_FAILED;
+	if (rc == TB_CAMPAIGN_FAILED && tb_store_error(c->store)[0])
+		fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
+	for (i = 0; i < c->nselected; i++)
+		free(plans[i].cases);
+	free(plans);
+	return rc;
+}

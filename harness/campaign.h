@@ -1,0 +1,32 @@
+/*
+ * A campaign: the cases of the selected functions fed to the fork server
+ * and their results written to the store, function by function.
+ */
+#ifndef TREBUCHET_CAMPAIGN_H
+#define TREBUCHET_CAMPAIGN_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "forkserver.h"
+#include "store.h"
+#include "target.h"
+
+struct tb_campaign {
+	const struct tb_target *target;
+	struct tb_store *store;
+	struct tb_server *server;
+	int64_t run_id;
+	uint64_t seed, cap;
+	const int *selected;  /* function indices, in run order */
+	int nselected;
+	int progress;
+	volatile sig_atomic_t *interrupted;
+};
+
+enum { TB_CAMPAIGN_DONE = 0, TB_CAMPAIGN_INTERRUPTED = 1, TB_CAMPAIGN_FAILED = -1 };
+
+/* Runs every case of the selection not already in the store for the run. */
+int tb_campaign_run(struct tb_campaign *c);
+
+#endif

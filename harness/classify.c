@@ -1,0 +1,74 @@
+/*
+ * The outcome contract of DESIGN.md, decided in this one place from the
+ * test process's marks and its wait status.  Marks are read in the order
+ * that settles a case first: a valid "returned" mark makes a PASS whatever
+ * happened after it.
+ */
+#include <sys/wait.h>
+
+#include "outcome.h"
+
+const char *const tb_outcome_names[] = {
+	[TB_PASS] = "PASS", [TB_ABORT] = "ABORT", [TB_RESTART] = "RESTART",
+	[TB_SETUP] = "SETUP", [TB_HARNESS] = "HARNESS",
+};
+
+static int damaged(uint64_t mark, uint64_t expected)
+{
+	return mark && mark != expected;
+}
+
+void tb_classify(const struct tb_observation *obs, struct tb_result *res)
+{
+	const struct tb_record *r = obs->record;
+	uint64_t calling = tb_mark(r->nonce, TB_MARK_CALLING, 0, 0, 0);
+	uint64_t setup = tb_mark(r->nonce, TB_MARK_SETUP, (uint64_t)r->setup_param, 0, 0);
+	uint64_t cleaned = tb_mark(r->nonce, TB_MARK_CLEANED, 0, 0, 0);
+	int returned = r->returned_mark == tb_returned_mark(r);
+	int sig = WIFSIGNALED(obs->status) ? WTERMSIG(obs->status) : -1;
+
+	res->signal = -1;
+	res->exit_status = -1;
+	res->setup_param = -1;
+	res->ret = 0;
+	res->err = 0;
+	res->error_reported = 0;
+	res->cleanup_failed = 0;
+	res->channel_damaged = damaged(r->calling_mark, calling) ||
+			       damaged(r->setup_mark, setup) ||
+			       (!returned && r->returned_mark) ||
+			       damaged(r->cleaned_mark, cleaned);
+
+	if (returned) {
+		/* PASS, whatever the cleanup did afterwards */
+		res->outcome = TB_PASS;
+		res->ret = r->call.ret;
+		res->err = r->call.err;
+		res->error_reported = r->call.error_reported;
+		res->cleanup_failed = r->cleaned_mark != cleaned;
+		res->signal = res->cleanup_failed ? sig : -1;
+	} else if (r->calling_mark == calling) {
+		if (obs->timed_out) {
+			res->outcome = TB_RESTART;
+		} else if (sig >= 0) {
+			res->outcome = TB_ABORT;
+			res->signal = sig;
+		} else {
+			/* exit() or _exit() from inside the call */
+			res->outcome = TB_ABORT;
+			res->exit_status = WEXITSTATUS(obs->status);
+		}
+	} else if (r->setup_mark == setup) {
+		res->outcome = TB_SETUP;
+		res->setup_param = r->setup_param;
+	} else if (obs->timed_out || sig >= 0) {
+		/* a value's setup crashed or hung: the value could not be built */
+		res->outcome = TB_SETUP;
+		res->setup_param = r->building;
+		res->signal = sig;
+	} else {
+		/* ended before its call without a word: the sandbox failed */
+		res->outcome = TB_HARNESS;
+		res->exit_status = WIFEXITED(obs->status) ? WEXITSTATUS(obs->status) : -1;
+	}
+}

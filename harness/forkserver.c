@@ -1,0 +1,347 @@
+/*
+ * The fork server (forkserver.h).  One loop: launch cases into free slots,
+ * poll a signalfd for SIGCHLD and the request pipe with the nearest deadline
+ * as timeout, reap and report, and kill what has overrun.  It is a child
+ * subreaper, so whatever a test forks and abandons comes back to it to be
+ * killed and reaped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "forkserver.h"
+#include "outcome.h"
+#include "scratch.h"
+
+#define QUEUE_SIZE 1024
+
+struct slot {
+	pid_t pid;  /* 0: free */
+	int timed_out;
+	struct tb_request req;
+	long long start_us;
+	long long deadline_us;
+	struct tb_record *record;
+};
+
+struct server {
+	const struct tb_server_config *cfg;
+	struct slot *slots;
+	int running;
+	struct tb_request queue[QUEUE_SIZE];
+	int head, count;
+	int request_eof;
+	uint64_t nonce_state;
+	int result_fd;
+};
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static uint64_t next_nonce(struct server *s)
+{
+	uint64_t z = (s->nonce_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	return z ^ (z >> 31);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "trebuchet-exec: fork server: %s: %s\n", what, strerror(errno));
+	_exit(3);
+}
+
+static void launch(struct server *s, struct slot *slot)
+{
+	const struct tb_request *req = &s->queue[s->head];
+	pid_t pid;
+
+	memset(slot->record, 0, sizeof(*slot->record));
+	slot->record->nonce = next_nonce(s);
+	slot->record->building = -1;
+	slot->req = *req;
+	s->head = (s->head + 1) % QUEUE_SIZE;
+	s->count--;
+	slot->start_us = now_us();
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0)
+		tb_case_run(&s->cfg->sandbox, &s->cfg->target->functions[req->fn],
+			    req->case_index, slot->record);
+	setpgid(pid, pid);  /* also done by the child: whichever runs first */
+	slot->pid = pid;
+	slot->timed_out = 0;
+	slot->deadline_us = slot->start_us + s->cfg->timeout_ms * 1000;
+	s->running++;
+}
+
+static void send_result(struct server *s, const struct tb_result *res)
+{
+	const char *p = (const char *)res;
+	size_t left = sizeof(*res);
+
+	while (left) {
+		ssize_t n = write(s->result_fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(0);  /* the executor is gone: nothing left to do */
+		p += n;
+		left -= (size_t)n;
+	}
+}
+
+static void finish(struct server *s, struct slot *slot, int status)
+{
+	struct tb_observation obs = { status, slot->timed_out, slot->record };
+	struct tb_result res;
+	char dir[32];
+
+	tb_classify(&obs, &res);
+	res.fn = slot->req.fn;
+	res.case_index = slot->req.case_index;
+	res.duration_us = now_us() - slot->start_us;
+	res.unused = 0;
+	/* anything the test left running in its group goes with it */
+	kill(-slot->pid, SIGKILL);
+	snprintf(dir, sizeof(dir), "c%d", (int)slot->pid);
+	tb_remove_tree(AT_FDCWD, dir);
+	slot->pid = 0;
+	s->running--;
+	send_result(s, &res);
+}
+
+static struct slot *slot_of(struct server *s, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < s->cfg->jobs; i++)
+		if (s->slots[i].pid == pid)
+			return &s->slots[i];
+	return NULL;  /* an orphan adopted as subreaper: already killed */
+}
+
+static void reap(struct server *s)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		struct slot *slot = slot_of(s, pid);
+
+		if (slot)
+			finish(s, slot, status);
+	}
+}
+
+static long long watchdog(struct server *s)
+{
+	long long now = now_us(), next = -1;
+	int i;
+
+	for (i = 0; i < s->cfg->jobs; i++) {
+		struct slot *slot = &s->slots[i];
+
+		if (!slot->pid || slot->timed_out)
+			continue;
+		if (now >= slot->deadline_us) {
+			kill(-slot->pid, SIGKILL);
+			kill(slot->pid, SIGKILL);  /* in case it left its group */
+			slot->timed_out = 1;
+		} else if (next < 0 || slot->deadline_us < next) {
+			next = slot->deadline_us;
+		}
+	}
+	return next < 0 ? -1 : (next - now + 999) / 1000;
+}
+
+static void read_requests(struct server *s, int fd)
+{
+	struct tb_request buf[64];
+	int room = QUEUE_SIZE - s->count;
+	int want = room < 64 ? room : 64;
+	ssize_t n = read(fd, buf, (size_t)want * sizeof(buf[0]));
+	int i;
+
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n <= 0) {
+		s->request_eof = 1;
+		return;
+	}
+	/* requests are written whole and are smaller than PIPE_BUF */
+	for (i = 0; i < (int)(n / (ssize_t)sizeof(buf[0])); i++) {
+		s->queue[(s->head + s->count) % QUEUE_SIZE] = buf[i];
+		s->count++;
+	}
+}
+
+static void launch_ready(struct server *s)
+{
+	int i;
+
+	for (i = 0; i < s->cfg->jobs && s->count; i++)
+		if (!s->slots[i].pid)
+			launch(s, &s->slots[i]);
+}
+
+/* Kills and reaps every descendant still alive: the cases in flight and
+ * anything a test abandoned that escaped its process group. */
+static void kill_descendants(void)
+{
+	char path[64], buf[4096];
+	int status;
+
+	for (;;) {
+		FILE *f;
+		char *tok, *save;
+		size_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+		f = fopen(path, "r");
+		n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+			kill(-atoi(tok), SIGKILL);
+			kill(atoi(tok), SIGKILL);
+		}
+		if (waitpid(-1, &status, 0) < 0 && errno == ECHILD)
+			return;
+	}
+}
+
+static void serve(const struct tb_server_config *cfg, int request_fd, int result_fd,
+		  struct tb_record *records)
+{
+	struct server s = { .cfg = cfg, .result_fd = result_fd };
+	struct pollfd fds[2];
+	sigset_t chld;
+	int i;
+
+	s.nonce_state = (uint64_t)now_us() ^ ((uint64_t)getpid() << 32);
+	s.slots = calloc((size_t)cfg->jobs, sizeof(*s.slots));
+	if (!s.slots)
+		die("calloc");
+	for (i = 0; i < cfg->jobs; i++)
+		s.slots[i].record = &records[i];
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &chld, NULL))
+		die("sigprocmask");
+	fds[0].fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	fds[0].events = POLLIN;
+	fds[1].fd = request_fd;
+	fds[1].events = POLLIN;
+	if (fds[0].fd < 0)
+		die("signalfd");
+
+	for (;;) {
+		long long timeout;
+
+		launch_ready(&s);
+		if (s.request_eof && !s.running && !s.count)
+			break;
+		timeout = watchdog(&s);
+		/* stop reading requests while the queue is full or closed */
+		fds[1].fd = (s.request_eof || s.count == QUEUE_SIZE) ? -1 : request_fd;
+		if (poll(fds, 2, (int)timeout) < 0 && errno != EINTR)
+			die("poll");
+		if (fds[0].revents) {
+			struct signalfd_siginfo info;
+
+			while (read(fds[0].fd, &info, sizeof(info)) > 0)
+				;
+			reap(&s);
+		}
+		if (fds[1].fd >= 0 && fds[1].revents)
+			read_requests(&s, request_fd);
+		if (s.request_eof && s.running) {
+			/* the executor stopped early: drop what is in flight */
+			for (i = 0; i < cfg->jobs; i++)
+				if (s.slots[i].pid)
+					kill(-s.slots[i].pid, SIGKILL);
+			break;
+		}
+	}
+	kill_descendants();
+}
+
+/* The executor reads every request's result before it sends more than the
+ * pipe can hold, so a graceful stop is the request pipe closing with
+ * nothing queued; an early stop is the pipe closing with cases in flight. */
+static void become_server(const struct tb_server_config *cfg, int request_fd,
+			  int result_fd, struct tb_record *records, pid_t executor)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != executor)
+		_exit(0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* its own group: a Ctrl-C meant for the executor does not kill it */
+	setpgid(0, 0);
+	if (chdir(cfg->scratch_root))
+		die("chdir to the scratch directory");
+	serve(cfg, request_fd, result_fd, records);
+	_exit(0);
+}
+
+int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv)
+{
+	struct tb_record *records;
+	int req[2], res[2];
+	pid_t executor = getpid();
+
+	records = mmap(NULL, (size_t)cfg->jobs * sizeof(*records), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+		return -1;
+	srv->pid = fork();
+	if (srv->pid < 0)
+		return -1;
+	if (srv->pid == 0) {
+		close(req[1]);
+		close(res[0]);
+		become_server(cfg, req[0], res[1], records, executor);
+	}
+	close(req[0]);
+	close(res[1]);
+	munmap(records, (size_t)cfg->jobs * sizeof(*records));
+	srv->request_fd = req[1];
+	srv->result_fd = res[0];
+	return 0;
+}
+
+int tb_server_stop(struct tb_server *srv)
+{
+	int status = 0;
+
+	if (srv->request_fd >= 0)
+		close(srv->request_fd);
+	srv->request_fd = -1;
+	while (waitpid(srv->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (srv->result_fd >= 0)
+		close(srv->result_fd);
+	srv->result_fd = -1;
+	return status;
+}

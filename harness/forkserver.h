@@ -1,0 +1,35 @@
+/*
+ * The fork server: a small process, forked before the executor opens the
+ * store or allocates anything large, that forks one test process per case.
+ * It keeps up to `jobs` cases in flight, kills a case's process group at its
+ * deadline, reaps, classifies and sends one tb_result per tb_request.
+ */
+#ifndef TREBUCHET_FORKSERVER_H
+#define TREBUCHET_FORKSERVER_H
+
+#include <sys/types.h>
+
+#include "sandbox.h"
+#include "target.h"
+
+struct tb_server_config {
+	const struct tb_target *target;
+	struct tb_sandbox sandbox;
+	int jobs;
+	long timeout_ms;
+	const char *scratch_root;  /* the server works (and forks) from here */
+};
+
+struct tb_server {
+	pid_t pid;
+	int request_fd;  /* write tb_request here */
+	int result_fd;   /* read tb_result here */
+};
+
+int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv);
+
+/* Closes the request pipe (the server kills what is in flight and exits)
+ * and waits for it.  Returns the server's wait status. */
+int tb_server_stop(struct tb_server *srv);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * JSON listings (listing.h).
+ */
+#include "listing.h"
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void list_one(FILE *out, const struct tb_datatype *type)
+{
+	struct tb_value_list list;
+	int i;
+
+	fputs("{\"name\": ", out);
+	json_string(out, type->name);
+	fputs(", \"parent\": ", out);
+	if (type->parent)
+		json_string(out, type->parent->name);
+	else
+		fputs("null", out);
+	fputs(", \"ctype\": ", out);
+	json_string(out, type->ctype);
+	fputs(", \"values\": [", out);
+	tb_datatype_flatten(type, &list);
+	for (i = 0; i < list.count; i++) {
+		fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+		json_string(out, list.values[i]->name);
+		fputs(", \"desc\": ", out);
+		json_string(out, list.values[i]->desc);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+void tb_list_datatypes(FILE *out, const struct tb_target *t)
+{
+	const struct tb_datatype *const *lists[2] = {
+		tb_base_datatypes, t ? t->plugin->datatypes : NULL,
+	};
+	const struct tb_datatype *const *p;
+	int i, first = 1;
+
+	fputc('[', out);
+	for (i = 0; i < 2; i++)
+		for (p = lists[i]; p && *p; p++) {
+			fputs(first ? "\n" : ",\n", out);
+			first = 0;
+			list_one(out, *p);
+		}
+	fputs("\n]\n", out);
+}
+
+void tb_list_functions(FILE *out, const struct tb_target *t)
+{
+	int i, j;
+
+	fputc('[', out);
+	for (i = 0; i < t->nfunctions; i++) {
+		const struct tb_planned_function *pf = &t->functions[i];
+
+		fputs(i ? ",\n{\"name\": " : "\n{\"name\": ", out);
+		json_string(out, pf->fn->name);
+		fputs(", \"signature\": ", out);
+		json_string(out, pf->fn->signature);
+		fputs(", \"params\": [", out);
+		for (j = 0; j < pf->nparams; j++) {
+			fputs(j ? ", " : "", out);
+			json_string(out, pf->fn->params[j]);
+		}
+		fprintf(out, "], \"cases\": %llu}", (unsigned long long)pf->total);
+	}
+	fputs("\n]\n", out);
+}

@@ -1,0 +1,226 @@
+/*
+ * trebuchet-exec: runs one campaign of one target into the store.
+ *
+ * The order matters: the plugin is loaded and resolved (small), then the
+ * fork server is forked while this process is still small, and only then is
+ * the store opened and the case lists allocated.  Exit codes: 0 done, 1 never,
+ * 2 usage or input error, 3 harness failure, 130 interrupted (resumable).
+ */
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "listing.h"
+#include "options.h"
+#include "scratch.h"
+
+#ifndef TB_VERSION
+#define TB_VERSION "0.0.0"
+#endif
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };  /* no SA_RESTART */
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
+{
+	struct passwd *nobody = getpwnam("nobody");
+	rlim_t cpu = (rlim_t)(o->timeout_ms * 2 / 1000 + 2);
+
+	*sb = (struct tb_sandbox){
+		.devnull_fd = open("/dev/null", O_RDWR),
+		.drop_privileges = geteuid() == 0,
+		.uid = nobody ? nobody->pw_uid : 65534,
+		.gid = nobody ? nobody->pw_gid : 65534,
+		.address_space = (rlim_t)o->memory_mb << 20,
+		.file_size = (rlim_t)64 << 20,
+		/* above the watchdog, so a hang is a RESTART and not a SIGXCPU */
+		.cpu_seconds = cpu,
+		.processes = 4096,
+	};
+}
+
+/* Fills sel with the function indices of the comma-separated list (all when
+ * NULL); on an unknown name prints it and returns -1. */
+static int select_functions(const struct tb_target *t, const char *list, int *sel, int *n)
+{
+	char *copy, *name, *save;
+
+	*n = 0;
+	if (!list || !*list) {
+		for (*n = 0; *n < t->nfunctions; (*n)++)
+			sel[*n] = *n;
+		return 0;
+	}
+	copy = strdup(list);
+	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		int fn = tb_target_function(t, name);
+
+		if (fn < 0) {
+			fprintf(stderr, "trebuchet-exec: target %s has no function '%s'\n",
+				t->plugin->target, name);
+			free(copy);
+			return -1;
+		}
+		sel[(*n)++] = fn;
+	}
+	free(copy);
+	return 0;
+}
+
+static void run_info(const struct tb_options *o, const struct tb_target *t,
+		     const int *sel, int n, struct tb_run_info *info)
+{
+	struct utsname u;
+	size_t used = 0;
+	int i;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->target, sizeof(info->target), "%s", t->plugin->target);
+	snprintf(info->target_version, sizeof(info->target_version), "%s",
+		 t->plugin->version ? t->plugin->version() : "");
+	uname(&u);
+	snprintf(info->host, sizeof(info->host), "%s (%s %s %s)", u.nodename, u.sysname,
+		 u.release, u.machine);
+	snprintf(info->harness_version, sizeof(info->harness_version), "%s", TB_VERSION);
+	info->seed = o->seed;
+	info->cap = o->cap;
+	info->timeout_ms = o->timeout_ms;
+	info->jobs = o->jobs;
+	for (i = 0; i < n && used < sizeof(info->functions); i++)
+		used += (size_t)snprintf(info->functions + used, sizeof(info->functions) - used,
+					 "%s%s", i ? "," : "", t->functions[sel[i]].fn->name);
+}
+
+/* Opens the store and starts a run, or finds the run to resume (whose
+ * stored seed, cap and selection then win over the command line). */
+static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_campaign *c,
+		    int *sel)
+{
+	static struct tb_run_info info;
+	char err[512];
+	int found = 0;
+
+	c->store = tb_store_open(o->db, err, sizeof(err));
+	if (!c->store) {
+		fprintf(stderr, "trebuchet-exec: %s\n", err);
+		return -1;
+	}
+	if (o->resume) {
+		found = tb_store_find_unfinished(c->store, t->plugin->target, &c->run_id, &info);
+		if (found < 0) {
+			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
+			return -1;
+		}
+		if (found) {
+			o->functions = info.functions;
+			o->seed = info.seed;
+			o->cap = info.cap;
+		}
+	}
+	if (select_functions(t, o->functions, sel, &c->nselected))
+		return -1;
+	if (!found) {
+		run_info(o, t, sel, c->nselected, &info);
+		if (tb_store_begin_run(c->store, &info, &c->run_id)) {
+			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
+			return -1;
+		}
+	}
+	c->seed = o->seed;
+	c->cap = o->cap;
+	return 0;
+}
+
+static int list(const struct tb_options *o, const struct tb_target *t)
+{
+	if (o->list)
+		tb_list_functions(stdout, t);
+	else
+		tb_list_datatypes(stdout, t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct tb_target target;
+	struct tb_options o;
+	struct tb_server_config cfg = { .target = &target };
+	struct tb_server server = { .request_fd = -1, .result_fd = -1 };
+	struct tb_campaign c = { .target = &target, .server = &server,
+				 .interrupted = &interrupted };
+	char err[512], scratch[4096];
+	int *sel, rc;
+
+	tb_options_parse(argc, argv, &o);
+	if (!o.plugin)
+		return tb_list_datatypes(stdout, NULL), 0;
+	if (tb_target_load(o.plugin, &target, err, sizeof(err))) {
+		fprintf(stderr, "trebuchet-exec: %s\n", err);
+		return 2;
+	}
+	if (o.list || o.list_datatypes)
+		return list(&o, &target);
+
+	sandbox_config(&o, &cfg.sandbox);
+	cfg.jobs = o.jobs;
+	cfg.timeout_ms = o.timeout_ms;
+	if (cfg.sandbox.devnull_fd < 0 ||
+	    tb_scratch_create(o.scratch_parent, scratch, sizeof(scratch)) ||
+	    (cfg.sandbox.drop_privileges &&
+	     chown(scratch, cfg.sandbox.uid, cfg.sandbox.gid))) {
+		fprintf(stderr, "trebuchet-exec: cannot make a scratch directory in %s\n",
+			o.scratch_parent);
+		return 2;
+	}
+	cfg.scratch_root = scratch;
+	/* test processes write temporary files into the scratch directory too */
+	setenv("TMPDIR", scratch, 1);
+	if (tb_server_start(&cfg, &server)) {
+		fprintf(stderr, "trebuchet-exec: cannot start the fork server\n");
+		tb_remove_tree(AT_FDCWD, scratch);
+		return 3;
+	}
+	close(cfg.sandbox.devnull_fd);
+	catch_signals();
+
+	sel = calloc((size_t)target.nfunctions + 1, sizeof(*sel));
+	c.selected = sel;
+	c.progress = o.progress == TB_PROGRESS_ON ||
+		     (o.progress == TB_PROGRESS_AUTO && isatty(2));
+	if (!sel || open_run(&o, &target, &c, sel)) {
+		rc = 2;
+	} else {
+		rc = tb_campaign_run(&c);
+		if (rc == TB_CAMPAIGN_DONE && tb_store_finish_run(c.store, c.run_id))
+			rc = TB_CAMPAIGN_FAILED;
+		rc = rc == TB_CAMPAIGN_DONE ? 0 : rc == TB_CAMPAIGN_INTERRUPTED ? 130 : 3;
+		if (rc == 0 && c.progress)
+			fprintf(stderr, "run %lld of %s stored in %s\n", (long long)c.run_id,
+				target.plugin->target, o.db);
+	}
+	tb_store_close(c.store);
+	tb_server_stop(&server);
+	tb_remove_tree(AT_FDCWD, scratch);
+	free(sel);
+	return rc;
+}

@@ -1,0 +1,111 @@
+/*
+ * trebuchet-exec's command line (options.h).  The `trebuchet` CLI is the
+ * interface users see; this one is for it, and for debugging.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "options.h"
+
+static const char usage[] =
+	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
+	"       [--seed S] [--timeout SEC] [--jobs N] [--resume] [--progress|--quiet]\n"
+	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
+	"       | --list --plugin PATH\n";
+
+static void usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "trebuchet-exec: %s%s%s\n%s", what, arg ? ": " : "", arg ? arg : "", usage);
+	exit(2);
+}
+
+static unsigned long long number(const char *arg, const char *name)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || *end || end == arg || *arg == '-')
+		usage_error(name, arg);
+	return v;
+}
+
+static long seconds_to_ms(const char *arg)
+{
+	char *end;
+	double s = strtod(arg, &end);
+
+	if (*end || end == arg || !(s > 0) || s > 3600)
+		usage_error("--timeout wants seconds in (0, 3600]", arg);
+	return (long)(s * 1000 + 0.5) ? (long)(s * 1000 + 0.5) : 1;
+}
+
+void tb_options_parse(int argc, char **argv, struct tb_options *o)
+{
+	static const struct option longopts[] = {
+		{ "plugin", required_argument, NULL, 'p' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "functions", required_argument, NULL, 'f' },
+		{ "cap", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "resume", no_argument, NULL, 'r' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "scratch", required_argument, NULL, 'S' },
+		{ "memory-mb", required_argument, NULL, 'm' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "list-datatypes", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	*o = (struct tb_options){
+		.db = "trebuchet.db",
+		.cap = 5000,
+		.seed = 1,
+		.timeout_ms = 1000,
+		/* twice the cores: a case blocked until its deadline holds a
+		 * slot but not a core */
+		.jobs = (int)(ncpu > 0 ? 2 * ncpu : 2),
+		.scratch_parent = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		.memory_mb = 1024,
+	};
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->plugin = optarg; break;
+		case 'd': o->db = optarg; break;
+		case 'f': o->functions = optarg; break;
+		case 'c': o->cap = number(optarg, "--cap"); break;
+		case 's': o->seed = number(optarg, "--seed"); break;
+		case 't': o->timeout_ms = seconds_to_ms(optarg); break;
+		case 'j': o->jobs = (int)number(optarg, "--jobs"); break;
+		case 'r': o->resume = 1; break;
+		case 'P': o->progress = TB_PROGRESS_ON; break;
+		case 'q': o->progress = TB_PROGRESS_OFF; break;
+		case 'S': o->scratch_parent = optarg; break;
+		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
+		case 'l': o->list = 1; break;
+		case 'L': o->list_datatypes = 1; break;
+		case 'h': fputs(usage, stdout); exit(0);
+		default: usage_error("unknown option", NULL);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument", argv[optind]);
+	if (!o->plugin && !o->list_datatypes)
+		usage_error("--plugin is required", NULL);
+	if (o->jobs < 1 || o->jobs > 256)
+		usage_error("--jobs wants 1 to 256", NULL);
+	if (o->cap < 1)
+		usage_error("--cap wants at least 1", NULL);
+	if (o->memory_mb < 64)
+		usage_error("--memory-mb wants at least 64", NULL);
+}

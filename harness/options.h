@@ -1,0 +1,30 @@
+/*
+ * trebuchet-exec's command line.
+ */
+#ifndef TREBUCHET_OPTIONS_H
+#define TREBUCHET_OPTIONS_H
+
+#include <stdint.h>
+
+enum tb_progress { TB_PROGRESS_AUTO, TB_PROGRESS_ON, TB_PROGRESS_OFF };
+
+struct tb_options {
+	const char *plugin;
+	const char *db;
+	const char *functions;  /* comma-separated, NULL = all */
+	uint64_t cap;
+	uint64_t seed;
+	long timeout_ms;
+	int jobs;
+	int resume;
+	enum tb_progress progress;
+	const char *scratch_parent;
+	long memory_mb;
+	int list;               /* print the target's functions and datatypes as JSON */
+	int list_datatypes;     /* print the base datatypes as JSON */
+};
+
+/* Parses argv; on a usage error prints one line and exits with 2. */
+void tb_options_parse(int argc, char **argv, struct tb_options *o);
+
+#endif

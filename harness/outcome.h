@@ -1,0 +1,53 @@
+/*
+ * Outcomes and the result message the fork server sends for each case.
+ * The outcome is decided in one place, classify.c.
+ */
+#ifndef TREBUCHET_OUTCOME_H
+#define TREBUCHET_OUTCOME_H
+
+#include <stdint.h>
+
+#include "record.h"
+
+enum tb_outcome {
+	TB_PASS,     /* the call returned */
+	TB_ABORT,    /* the process ended during the call */
+	TB_RESTART,  /* the call had not returned at the deadline */
+	TB_SETUP,    /* a test value could not be built */
+	TB_HARNESS,  /* the harness itself failed: never stored, stops the run */
+};
+
+extern const char *const tb_outcome_names[];
+
+struct tb_request {
+	uint32_t fn;
+	uint32_t unused;
+	uint64_t case_index;
+};
+
+struct tb_result {
+	uint64_t case_index;
+	uint32_t fn;
+	int32_t outcome;
+	int32_t signal;          /* -1: none */
+	int32_t exit_status;     /* -1: none */
+	int64_t ret;
+	int32_t err;
+	int32_t error_reported;
+	int32_t setup_param;     /* -1: none */
+	int32_t cleanup_failed;
+	int32_t channel_damaged;
+	int32_t unused;
+	int64_t duration_us;
+};
+
+/* What the fork server saw of one finished test process. */
+struct tb_observation {
+	int status;                    /* from waitpid() */
+	int timed_out;                 /* the watchdog killed it */
+	const struct tb_record *record;
+};
+
+void tb_classify(const struct tb_observation *obs, struct tb_result *res);
+
+#endif

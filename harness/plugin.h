@@ -1,0 +1,40 @@
+/*
+ * The target plugin interface.  A plugin is a shared object built from a
+ * target's spec: one generated call shim per function, and optionally the
+ * target's own datatypes.  The executor dlopen()s it before it forks its
+ * fork server, so every test process already has it mapped.
+ */
+#ifndef TREBUCHET_PLUGIN_H
+#define TREBUCHET_PLUGIN_H
+
+#include "datatype.h"
+
+/* What a shim records, straight after the call and before anything else
+ * can touch errno (LTP's TEST() discipline). */
+struct tb_call {
+	long long ret;       /* the return value; pointers as integers */
+	int err;             /* errno after the call (set to 0 before it) */
+	int error_reported;  /* 1 if the error convention says "error" */
+};
+
+struct tb_function {
+	const char *name;                /* unique within the target */
+	const char *signature;           /* the C prototype, for reports */
+	const char *const *params;       /* datatype names, NULL terminated */
+	void (*call)(const union tb_arg *args, struct tb_call *out);
+};
+
+#define TB_PLUGIN_ABI 1
+
+struct tb_plugin {
+	int abi;
+	const char *target;
+	const char *(*version)(void);               /* the library's version */
+	const struct tb_function *functions;        /* { 0 } terminated */
+	const struct tb_datatype *const *datatypes; /* the target's own; may be NULL */
+};
+
+/* Every plugin defines exactly this symbol. */
+extern const struct tb_plugin tb_plugin;
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * The test process (sandbox.h).  Everything before the call confines the
+ * process; everything after it only records.  Marks are stored with release
+ * ordering so that they are never visible before what they cover.
+ */
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sandbox.h"
+
+static int limit(int resource, rlim_t value)
+{
+	struct rlimit rl = { value, value };
+
+	return setrlimit(resource, &rl);
+}
+
+static int enter_sandbox(const struct tb_sandbox *sb)
+{
+	sigset_t none;
+	char dir[32];
+
+	sigemptyset(&none);
+	if (setpgid(0, 0) || sigprocmask(SIG_SETMASK, &none, NULL) ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL))
+		return -1;
+	if (limit(RLIMIT_CORE, 0) || limit(RLIMIT_AS, sb->address_space) ||
+	    limit(RLIMIT_FSIZE, sb->file_size) || limit(RLIMIT_CPU, sb->cpu_seconds))
+		return -1;
+	if (dup2(sb->devnull_fd, 0) < 0 || dup2(sb->devnull_fd, 1) < 0 ||
+	    dup2(sb->devnull_fd, 2) < 0 || close_range(3, ~0U, 0))
+		return -1;
+	if (sb->drop_privileges &&
+	    (setgroups(0, NULL) || setgid(sb->gid) || setuid(sb->uid) ||
+	     limit(RLIMIT_NPROC, sb->processes)))
+		return -1;
+	snprintf(dir, sizeof(dir), "c%d", (int)getpid());
+	if (mkdir(dir, 0700) || chdir(dir))
+		return -1;
+	return 0;
+}
+
+static void mark(uint64_t *where, uint64_t value)
+{
+	__atomic_store_n(where, value, __ATOMIC_RELEASE);
+}
+
+void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
+		 uint64_t case_index, struct tb_record *rec)
+{
+	union tb_arg args[TB_MAX_PARAMS];
+	const struct tb_value *values[TB_MAX_PARAMS];
+	int index[TB_MAX_PARAMS];
+	struct tb_call call = { 0 };
+	pid_t self;
+	int i;
+
+	if (enter_sandbox(sb))
+		_exit(TB_EXIT_SANDBOX);
+	self = getpid();
+	tb_case_decode(case_index, pf->counts, pf->nparams, index);
+	for (i = 0; i < pf->nparams; i++) {
+		values[i] = pf->lists[i]->values[index[i]];
+		rec->building = i;
+		if (tb_value_build(values[i], &args[i])) {
+			rec->setup_param = i;
+			mark(&rec->setup_mark, tb_mark(rec->nonce, TB_MARK_SETUP, (uint64_t)i, 0, 0));
+			_exit(0);
+		}
+	}
+
+	mark(&rec->calling_mark, tb_mark(rec->nonce, TB_MARK_CALLING, 0, 0, 0));
+	pf->fn->call(args, &call);
+	/* a copy made by fork() inside the call returns here too: it must not
+	 * speak for the case */
+	if (getpid() != self)
+		_exit(0);
+	rec->call = call;
+	mark(&rec->returned_mark, tb_returned_mark(rec));
+
+	for (i = 0; i < pf->nparams; i++)
+		if (values[i]->cleanup)
+			values[i]->cleanup(&args[i]);
+	mark(&rec->cleaned_mark, tb_mark(rec->nonce, TB_MARK_CLEANED, 0, 0, 0));
+	_exit(0);
+}

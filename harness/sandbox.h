@@ -1,0 +1,34 @@
+/*
+ * The test process: its sandbox and the one straight path from fork to
+ * _exit that builds the values, calls the function and leaves its marks.
+ */
+#ifndef TREBUCHET_SANDBOX_H
+#define TREBUCHET_SANDBOX_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "record.h"
+#include "target.h"
+
+/* Exit status of a test process whose sandbox could not be set up. */
+#define TB_EXIT_SANDBOX 121
+
+struct tb_sandbox {
+	int devnull_fd;         /* opened once by the fork server */
+	int drop_privileges;    /* running as root: become uid/gid below */
+	uid_t uid;
+	gid_t gid;
+	rlim_t address_space;   /* bytes */
+	rlim_t file_size;       /* bytes */
+	rlim_t cpu_seconds;
+	rlim_t processes;       /* only applied when privileges are dropped */
+};
+
+/* Runs one case in the current (freshly forked) process.  Never returns.
+ * The working directory must be the run's scratch root. */
+void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
+		 uint64_t case_index, struct tb_record *rec) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * Scratch directories (scratch.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scratch.h"
+
+int tb_scratch_create(const char *parent, char *out, size_t outlen)
+{
+	if ((size_t)snprintf(out, outlen, "%s/trebuchet-XXXXXX", parent) >= outlen)
+		return -1;
+	return mkdtemp(out) ? 0 : -1;
+}
+
+static int remove_children(int fd)
+{
+	DIR *dir = fdopendir(fd);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!dir) {
+		close(fd);
+		return -1;
+	}
+	while ((e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(dir), e->d_name, 0) && tb_remove_tree(dirfd(dir), e->d_name))
+			rc = -1;
+	}
+	closedir(dir);
+	return rc;
+}
+
+int tb_remove_tree(int dirfd, const char *name)
+{
+	int fd;
+
+	/* the common case: the test left nothing behind */
+	if (!unlinkat(dirfd, name, AT_REMOVEDIR) || errno == ENOENT)
+		return 0;
+	if (errno != ENOTEMPTY && errno != EEXIST)
+		return -1;
+	/* a test may have taken away its own permissions */
+	fchmodat(dirfd, name, 0700, 0);
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd < 0 || remove_children(fd))
+		return -1;
+	return unlinkat(dirfd, name, AT_REMOVEDIR);
+}

@@ -1,0 +1,17 @@
+/*
+ * Scratch directories: one per run (the root, under the system's temporary
+ * directory) and one per test process inside it, removed when it is reaped.
+ */
+#ifndef TREBUCHET_SCRATCH_H
+#define TREBUCHET_SCRATCH_H
+
+#include <stddef.h>
+
+/* Creates a fresh run root under parent; writes its path to out. */
+int tb_scratch_create(const char *parent, char *out, size_t outlen);
+
+/* Removes name (relative to dirfd) and everything below it, whatever the
+ * test left there (read-only files, unreadable directories).  0 or -1. */
+int tb_remove_tree(int dirfd, const char *name);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * The SQLite writer (store.h).
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+/* schemas/results.sql, linked in by the Makefile (ld -r -b binary) */
+extern const char _binary_results_sql_start[], _binary_results_sql_end[];
+
+#define BATCH 512
+
+struct tb_store {
+	sqlite3 *db;
+	sqlite3_stmt *insert;
+	int in_batch;
+	char error[512];
+};
+
+static int schema_version(const char *sql)
+{
+	const char *p = strstr(sql, "user_version =");
+
+	return p ? atoi(p + strlen("user_version =")) : -1;
+}
+
+static char *schema_text(void)
+{
+	size_t n = (size_t)(_binary_results_sql_end - _binary_results_sql_start);
+	char *s = malloc(n + 1);
+
+	if (s) {
+		memcpy(s, _binary_results_sql_start, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+static int query_int(sqlite3 *db, const char *sql, long long *out)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0), rc = SQLITE_OK;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Creates the tables in a new store, or checks an existing store's version. */
+static int check_schema(struct tb_store *st, const char *path)
+{
+	char *sql = schema_text();
+	long long version = 0, tables = 0;
+	int want, rc = -1;
+
+	if (!sql)
+		return -1;
+	want = schema_version(sql);
+	if (query_int(st->db, "PRAGMA user_version", &version) ||
+	    query_int(st->db, "SELECT count(*) FROM sqlite_master", &tables)) {
+		snprintf(st->error, sizeof(st->error), "%s: not a SQLite store: %s",
+			 path, sqlite3_errmsg(st->db));
+	} else if (version == 0 && tables == 0) {
+		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+		if (rc)
+			snprintf(st->error, sizeof(st->error), "%s: cannot create tables: %s",
+				 path, sqlite3_errmsg(st->db));
+	} else if (version != want) {
+		snprintf(st->error, sizeof(st->error),
+			 "%s: store has schema version %lld, this trebuchet reads version %d",
+			 path, version, want);
+	} else {
+		rc = 0;
+	}
+	free(sql);
+	return rc;
+}
+
+struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
+{
+	struct tb_store *st = calloc(1, sizeof(*st));
+
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (sqlite3_open(path, &st->db) != SQLITE_OK) {
+		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	if (check_schema(st, path))
+		goto fail;
+	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db,
+			       "INSERT INTO results (run_id, function, case_index, value_names,"
+			       " outcome, signal, exit_status, ret, errno, error_reported,"
+			       " setup_param, duration_us, cleanup_failed, channel_damaged)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st->insert, NULL) != SQLITE_OK) {
+		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	return st;
+fail:
+	snprintf(err, errlen, "%s", st->error);
+	tb_store_close(st);
+	return NULL;
+}
+
+void tb_store_close(struct tb_store *st)
+{
+	if (!st)
+		return;
+	tb_store_commit(st);
+	sqlite3_finalize(st->insert);
+	sqlite3_close(st->db);
+	free(st);
+}
+
+const char *tb_store_error(struct tb_store *st)
+{
+	return st->error;
+}
+
+static int failed(struct tb_store *st, const char *what)
+{
+	snprintf(st->error, sizeof(st->error), "%s: %s", what, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int64_t *run_id)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO runs (target, target_version, host, harness_version,"
+			       " seed, cap, timeout_ms, jobs, functions, started)"
+			       " VALUES (?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			       -1, &s, NULL) != SQLITE_OK)
+		return failed(st, "begin run");
+	sqlite3_bind_text(s, 1, info->target, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, info->target_version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, info->host, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, info->harness_version, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)info->seed);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)info->cap);
+	sqlite3_bind_int64(s, 7, info->timeout_ms);
+	sqlite3_bind_int(s, 8, info->jobs);
+	sqlite3_bind_text(s, 9, info->functions, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return failed(st, "begin run");
+	*run_id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+static void copy_column(sqlite3_stmt *s, int col, char *out, size_t outlen)
+{
+	const unsigned char *t = sqlite3_column_text(s, col);
+
+	snprintf(out, outlen, "%s", t ? (const char *)t : "");
+}
+
+int tb_store_find_unfinished(struct tb_store *st, const char *target,
+			     int64_t *run_id, struct tb_run_info *info)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT id, seed, cap, timeout_ms, jobs, functions FROM runs"
+			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
+			       -1, &s, NULL) != SQLITE_OK)
+		return failed(st, "find run");
+	sqlite3_bind_text(s, 1, target, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*run_id = sqlite3_column_int64(s, 0);
+		info->seed = (uint64_t)sqlite3_column_int64(s, 1);
+		info->cap = (uint64_t)sqlite3_column_int64(s, 2);
+		info->timeout_ms = (long)sqlite3_column_int64(s, 3);
+		info->jobs = sqlite3_column_int(s, 4);
+		copy_column(s, 5, info->functions, sizeof(info->functions));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return failed(st, "find run");
+	return rc == SQLITE_ROW;
+}
+
+int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
+			  const char *signature, const char *datatypes,
+			  uint64_t total, uint64_t drawn)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT OR IGNORE INTO functions (run_id, name, signature,"
+			       " datatypes, cases_total, cases_drawn) VALUES (?,?,?,?,?,?)",
+			       -1, &s, NULL) != SQLITE_OK)
+		return failed(st, "add function");
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, signature, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, datatypes, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)total);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)drawn);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : failed(st, "add function");
+}
+
+int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,
+			uint64_t **out, size_t *n)
+{
+	sqlite3_stmt *s;
+	size_t cap = 1024;
+	int rc;
+
+	*n = 0;
+	*out = malloc(cap * sizeof(**out));
+	if (!*out || sqlite3_prepare_v2(st->db,
+					"SELECT case_index FROM results WHERE run_id = ?"
+					" AND function = ? ORDER BY case_index",
+					-1, &s, NULL) != SQLITE_OK)
+		return failed(st, "read stored cases");
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, function, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			uint64_t *bigger = realloc(*out, (cap *= 2) * sizeof(**out));
+
+			if (!bigger)
+				break;
+			*out = bigger;
+		}
+		(*out)[(*n)++] = (uint64_t)sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : failed(st, "read stored cases");
+}
+
+static void bind_optional(sqlite3_stmt *s, int col, int present, long long value)
+{
+	if (present)
+		sqlite3_bind_int64(s, col, value);
+	else
+		sqlite3_bind_null(s, col);
+}
+
+int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
+			const char *value_names, const struct tb_result *r)
+{
+	sqlite3_stmt *s = st->insert;
+	int pass = r->outcome == TB_PASS, rc;
+
+	if (!st->in_batch) {
+		if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+			return failed(st, "begin batch");
+		st->in_batch = 1;
+	}
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, function, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)r->case_index);
+	sqlite3_bind_text(s, 4, value_names, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, tb_outcome_names[r->outcome], -1, SQLITE_STATIC);
+	bind_optional(s, 6, r->signal >= 0, r->signal);
+	bind_optional(s, 7, r->exit_status >= 0, r->exit_status);
+	bind_optional(s, 8, pass, r->ret);
+	bind_optional(s, 9, pass, r->err);
+	bind_optional(s, 10, pass, r->error_reported);
+	bind_optional(s, 11, r->setup_param >= 0, r->setup_param);
+	sqlite3_bind_int64(s, 12, r->duration_us);
+	sqlite3_bind_int(s, 13, r->cleanup_failed);
+	sqlite3_bind_int(s, 14, r->channel_damaged);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return failed(st, "store result");
+	if (++st->in_batch > BATCH)
+		return tb_store_commit(st);
+	return 0;
+}
+
+int tb_store_commit(struct tb_store *st)
+{
+	if (!st->in_batch)
+		return 0;
+	st->in_batch = 0;
+	return sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
+		? 0 : failed(st, "commit");
+}
+
+static int exec_for(struct tb_store *st, const char *sql, int64_t run_id, const char *name)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (tb_store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return failed(st, "update");
+	sqlite3_bind_int64(s, 1, run_id);
+	if (name)
+		sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : failed(st, "update");
+}
+
+int tb_store_finish_function(struct tb_store *st, int64_t run_id, const char *function)
+{
+	return exec_for(st,
+			"UPDATE functions SET cases_run = (SELECT count(*) FROM results"
+			" WHERE run_id = ?1 AND function = ?2) WHERE run_id = ?1 AND name = ?2",
+			run_id, function);
+}
+
+int tb_store_finish_run(struct tb_store *st, int64_t run_id)
+{
+	return exec_for(st,
+			"UPDATE runs SET finished = strftime('%Y-%m-%dT%H:%M:%SZ','now')"
+			" WHERE id = ?1", run_id, NULL);
+}

@@ -1,0 +1,52 @@
+/*
+ * The SQLite writer.  The schema is schemas/results.sql, embedded at build
+ * time; a store of another schema version is refused.  Results are written in
+ * batched transactions in WAL mode, so a run killed at any instant leaves a
+ * store whose every committed case is whole, and --resume runs the rest.
+ */
+#ifndef TREBUCHET_STORE_H
+#define TREBUCHET_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "outcome.h"
+
+struct tb_store;
+
+struct tb_run_info {
+	char target[128];
+	char target_version[128];
+	char host[512];
+	char harness_version[32];
+	uint64_t seed;
+	uint64_t cap;
+	long timeout_ms;
+	int jobs;
+	char functions[8192];  /* comma-separated */
+};
+
+/* Opens (creating if new) the store at path.  On error returns NULL and
+ * writes a one-line reason naming the file to err. */
+struct tb_store *tb_store_open(const char *path, char *err, size_t errlen);
+void tb_store_close(struct tb_store *st);
+const char *tb_store_error(struct tb_store *st);
+
+int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int64_t *run_id);
+/* The newest unfinished run of target: 1 found, 0 none, -1 error. */
+int tb_store_find_unfinished(struct tb_store *st, const char *target,
+			     int64_t *run_id, struct tb_run_info *info);
+int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
+			  const char *signature, const char *datatypes,
+			  uint64_t total, uint64_t drawn);
+/* The case indices of function already stored for run, ascending; *out is
+ * malloc'd. */
+int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,
+			uint64_t **out, size_t *n);
+int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
+			const char *value_names, const struct tb_result *res);
+int tb_store_commit(struct tb_store *st);
+int tb_store_finish_function(struct tb_store *st, int64_t run_id, const char *function);
+int tb_store_finish_run(struct tb_store *st, int64_t run_id);
+
+#endif

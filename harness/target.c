@@ -1,0 +1,102 @@
+/*
+ * Loading a target plugin and resolving its functions' datatypes (target.h).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target.h"
+
+/* Flattened lists are cached per datatype so that two parameters of one
+ * datatype share one list. */
+#define MAX_TYPES 64
+static struct tb_value_list type_lists[MAX_TYPES];
+static int ntypes;
+
+static const struct tb_value_list *resolve(const struct tb_plugin *p, const char *name)
+{
+	const struct tb_datatype *type = tb_datatype_find(name, p->datatypes);
+	int i;
+
+	if (!type)
+		return NULL;
+	for (i = 0; i < ntypes; i++)
+		if (type_lists[i].type == type)
+			return &type_lists[i];
+	if (ntypes == MAX_TYPES || tb_datatype_flatten(type, &type_lists[ntypes]))
+		return NULL;
+	return &type_lists[ntypes++];
+}
+
+const struct tb_value_list *tb_target_values(const struct tb_target *t, const char *name)
+{
+	return resolve(t->plugin, name);
+}
+
+static int plan_function(const struct tb_plugin *p, const struct tb_function *fn,
+			 struct tb_planned_function *pf, char *err, size_t errlen)
+{
+	int i;
+
+	pf->fn = fn;
+	for (i = 0; fn->params[i]; i++) {
+		if (i == TB_MAX_PARAMS) {
+			snprintf(err, errlen, "function %s has more than %d parameters",
+				 fn->name, TB_MAX_PARAMS);
+			return -1;
+		}
+		pf->lists[i] = resolve(p, fn->params[i]);
+		if (!pf->lists[i]) {
+			snprintf(err, errlen, "function %s: unknown datatype '%s'",
+				 fn->name, fn->params[i]);
+			return -1;
+		}
+		pf->counts[i] = pf->lists[i]->count;
+	}
+	pf->nparams = i;
+	if (tb_cases_total(pf->counts, pf->nparams, &pf->total)) {
+		snprintf(err, errlen, "function %s: too many cases to index", fn->name);
+		return -1;
+	}
+	return 0;
+}
+
+int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen)
+{
+	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	const struct tb_function *fn;
+	int n = 0;
+
+	if (!handle) {
+		snprintf(err, errlen, "%s", dlerror());
+		return -1;
+	}
+	t->plugin = dlsym(handle, "tb_plugin");
+	if (!t->plugin || t->plugin->abi != TB_PLUGIN_ABI) {
+		snprintf(err, errlen, "%s: not a trebuchet plugin of ABI %d", path, TB_PLUGIN_ABI);
+		return -1;
+	}
+	for (fn = t->plugin->functions; fn->name; fn++)
+		n++;
+	t->functions = calloc((size_t)n, sizeof(*t->functions));
+	if (!t->functions) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (t->nfunctions = 0; t->nfunctions < n; t->nfunctions++)
+		if (plan_function(t->plugin, &t->plugin->functions[t->nfunctions],
+				  &t->functions[t->nfunctions], err, errlen))
+			return -1;
+	return 0;
+}
+
+int tb_target_function(const struct tb_target *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->nfunctions; i++)
+		if (!strcmp(t->functions[i].fn->name, name))
+			return i;
+	return -1;
+}

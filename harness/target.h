@@ -1,0 +1,39 @@
+/*
+ * A loaded target: its plugin, and each function's parameters resolved to
+ * flattened value lists.  Built once, before the fork server exists, so the
+ * server and every test process share it read-only.
+ */
+#ifndef TREBUCHET_TARGET_H
+#define TREBUCHET_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cases.h"
+#include "plugin.h"
+
+struct tb_planned_function {
+	const struct tb_function *fn;
+	int nparams;
+	const struct tb_value_list *lists[TB_MAX_PARAMS];
+	int counts[TB_MAX_PARAMS];
+	uint64_t total;  /* the full cross product */
+};
+
+struct tb_target {
+	const struct tb_plugin *plugin;
+	int nfunctions;
+	struct tb_planned_function *functions;
+};
+
+/* Loads the plugin at path and resolves every function's datatypes.
+ * On failure returns -1 with a one-line reason in err. */
+int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen);
+
+/* The value list of a datatype by name (base or the plugin's own). */
+const struct tb_value_list *tb_target_values(const struct tb_target *t, const char *name);
+
+/* Index of the function called name, or -1. */
+int tb_target_function(const struct tb_target *t, const char *name);
+
+#endif

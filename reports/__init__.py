@@ -1,0 +1,1 @@
+"""trebuchet.reports: metrics, figures, HTML and exports from a store."""

@@ -1,0 +1,1 @@
+"""trebuchet.runner: the `trebuchet` CLI, spec loading, code generation and campaigns."""

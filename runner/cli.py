@@ -1,0 +1,127 @@
+"""The `trebuchet` command line.  Commands are one table; TrebuchetError
+becomes a one-line message and exit code 2, never a traceback.
+
+Exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 harness failure,
+130 interrupted (the run can be finished with --resume)."""
+import argparse
+import sys
+
+from . import build, executor, spec as specs
+from .errors import TrebuchetError
+
+EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
+
+
+def cmd_run(args):
+    spec = specs.load(specs.find_spec(args.target))
+    functions = _split(args.functions)
+    for name in functions or ():
+        if not spec.function(name):
+            raise TrebuchetError(f"target {spec.target} has no function '{name}'", spec.path)
+    plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
+    return executor.run_campaign(
+        plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
+        timeout=args.timeout, jobs=args.jobs, resume=args.resume,
+        progress=False if args.quiet else None, scratch=args.scratch)
+
+
+def cmd_build(args):
+    names = specs.available_targets() if args.all or not args.target else [args.target]
+    for name in names:
+        path = build.build_plugin(specs.load(specs.find_spec(name)), quiet=args.quiet)
+        if not args.quiet:
+            print(f"{name}: {path}")
+    return EXIT_OK
+
+
+def cmd_list(args):
+    if args.what == "targets":
+        for name in specs.available_targets():
+            spec = specs.load(specs.find_spec(name))
+            print(f"{name:<14} {len(spec.functions):>3} functions  {spec.description}")
+    elif args.what == "functions":
+        for name in [args.target] if args.target else specs.available_targets():
+            spec = specs.load(specs.find_spec(name))
+            for f in executor.list_functions(build.build_plugin(spec, quiet=True)):
+                print(f"{spec.target}.{f['name']:<18} {f['cases']:>8} cases  {f['signature']}")
+    else:
+        plugin = None
+        if args.target:
+            plugin = build.build_plugin(specs.load(specs.find_spec(args.target)), quiet=True)
+        for d in executor.list_datatypes(plugin):
+            parent = f" (inherits {d['parent']})" if d["parent"] else ""
+            print(f"{d['name']}: {d['ctype']}{parent}")
+            print("    " + " ".join(v["name"] for v in d["values"]))
+    return EXIT_OK
+
+
+def cmd_export(args):
+    from trebuchet.reports import export, store
+
+    conn = store.connect(args.db)
+    write = export.write_json if args.format == "json" else export.write_csv
+    if args.out:
+        with open(args.out, "w", newline="") as out:
+            write(conn, out, args.run)
+    else:
+        write(conn, sys.stdout, args.run)
+    return EXIT_OK
+
+
+def _split(text):
+    return [s for s in text.split(",") if s] if text else None
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="trebuchet", description="API robustness testing for C libraries.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run a robustness campaign against a target")
+    run.add_argument("--target", required=True, help="a target name, or the path of a spec file")
+    run.add_argument("--functions", help="comma-separated functions (default: all)")
+    run.add_argument("--cap", type=int, help="most cases per function (default 5000)")
+    run.add_argument("--seed", type=int, help="seed of the case sample (default 1)")
+    run.add_argument("--timeout", type=float, help="seconds before a call is a RESTART (default 1)")
+    run.add_argument("--jobs", type=int, help="cases in flight (default twice the cores)")
+    run.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
+    run.add_argument("--resume", action="store_true", help="finish the target's last unfinished run")
+    run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
+    run.add_argument("--quiet", action="store_true", help="no progress display")
+    run.set_defaults(func=cmd_run)
+
+    b = sub.add_parser("build", help="build target plugins that are stale")
+    b.add_argument("--target")
+    b.add_argument("--all", action="store_true")
+    b.add_argument("--quiet", action="store_true")
+    b.set_defaults(func=cmd_build)
+
+    ls = sub.add_parser("list", help="list targets, functions or datatypes")
+    ls.add_argument("what", choices=["targets", "functions", "datatypes"])
+    ls.add_argument("--target")
+    ls.set_defaults(func=cmd_list)
+
+    ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
+    ex.add_argument("--db", default="trebuchet.db")
+    ex.add_argument("--format", choices=["json", "csv"], default="json")
+    ex.add_argument("--run", type=int, help="only this run (default: every run)")
+    ex.add_argument("--out", help="file to write (default: standard output)")
+    ex.set_defaults(func=cmd_export)
+    return p
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except TrebuchetError as e:
+        print(f"trebuchet: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+"""The one exception type the CLI turns into a one-line message and exit code 2."""
+
+
+class TrebuchetError(Exception):
+    """Bad input or an unusable environment: a message for the user, not a traceback."""
+
+    exit_code = 2
+
+    def __init__(self, message, path=None, line=None):
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line else f"{path}: "
+        super().__init__(where + message)

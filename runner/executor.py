@@ -1,0 +1,46 @@
+"""Runs trebuchet-exec, the C executor, for a built plugin."""
+import json
+import subprocess
+import sys
+
+from . import paths
+from .errors import TrebuchetError
+
+
+def _exec_path():
+    if not paths.EXEC.exists():
+        raise TrebuchetError(f"{paths.EXEC} is not built: run `make build`")
+    return str(paths.EXEC)
+
+
+def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
+                 resume=False, progress=None, scratch=None):
+    """Runs the campaign; returns the executor's exit code (0, 2, 3 or 130)."""
+    argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
+    options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
+               "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch}
+    for flag, value in options.items():
+        if value is not None:
+            argv += [flag, str(value)]
+    if resume:
+        argv.append("--resume")
+    if progress is not None:
+        argv.append("--progress" if progress else "--quiet")
+    sys.stdout.flush()
+    return subprocess.run(argv).returncode
+
+
+def list_functions(plugin):
+    out = subprocess.run([_exec_path(), "--plugin", str(plugin), "--list"],
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "))
+    return json.loads(out.stdout)
+
+
+def list_datatypes(plugin=None):
+    argv = [_exec_path(), "--list-datatypes"] + (["--plugin", str(plugin)] if plugin else [])
+    out = subprocess.run(argv, capture_output=True, text=True)
+    if out.returncode:
+        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "))
+    return json.loads(out.stdout)

@@ -1,0 +1,1 @@
+"""trebuchet: API robustness testing for C libraries."""

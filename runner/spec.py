@@ -1,0 +1,189 @@
+"""Target specs: loading, validation against schemas/target.schema.json, and
+the checks a schema cannot make (unique names, known datatypes, parameters
+that exist, libraries that are installed).  Every error names the spec file
+and line."""
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import jsonschema
+
+from . import paths, yamlines
+from .errors import TrebuchetError
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    ctype: str
+    datatype: str
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    call: str
+    returns: str
+    params: tuple
+    error_when: str
+    error_value: Optional[int] = None
+    error_param: Optional[str] = None
+    extra_args: tuple = ()
+    equivalent: Optional[str] = None
+
+    @property
+    def signature(self):
+        args = ", ".join(f"{p.ctype} {p.name}" if not p.ctype.endswith("*")
+                         else f"{p.ctype}{p.name}" for p in self.params)
+        extra = "".join(f", {a}" for a in self.extra_args)
+        return f"{self.returns} {self.call}({args or 'void'}{extra})"
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: Path
+    target: str
+    functions: tuple
+    includes: tuple = ()
+    libraries: tuple = ()
+    sources: tuple = ()
+    datatypes: dict = field(default_factory=dict)
+    version_label: str = ""
+    version_expr: Optional[str] = None
+    description: str = ""
+
+    @property
+    def folder(self):
+        return self.path.parent
+
+    def function(self, name):
+        return next((f for f in self.functions if f.name == name), None)
+
+
+@lru_cache(maxsize=None)
+def _schema():
+    return json.loads(paths.TARGET_SCHEMA.read_text())
+
+
+def base_datatypes():
+    """{name: [value names]} of the executor's built-in datatypes."""
+    return {d["name"]: [v["name"] for v in d["values"]] for d in _list_base()}
+
+
+@lru_cache(maxsize=None)
+def _list_base():
+    if not paths.EXEC.exists():
+        raise TrebuchetError(f"{paths.EXEC} is not built: run `make build`")
+    out = subprocess.run([str(paths.EXEC), "--list-datatypes"], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def find_spec(target):
+    """The spec file for a target name, or a path to a spec of one's own."""
+    candidate = Path(target)
+    if candidate.suffix in (".yaml", ".yml"):
+        if not candidate.is_file():
+            raise TrebuchetError("no such spec file", candidate)
+        return candidate.resolve()
+    spec = paths.TARGETS / target / f"{target}.yaml"
+    if not spec.is_file():
+        known = ", ".join(available_targets()) or "none"
+        raise TrebuchetError(f"unknown target '{target}' (known: {known})")
+    return spec
+
+
+def available_targets():
+    return sorted(p.parent.name for p in paths.TARGETS.glob("*/*.yaml")
+                  if p.stem == p.parent.name)
+
+
+def load(path):
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise TrebuchetError(e.strerror or str(e), path) from None
+    data, lines = yamlines.load(text, path)
+    _validate_schema(data, lines, path)
+    spec = _build(data, path)
+    _check(spec, data, lines)
+    return spec
+
+
+def _validate_schema(data, lines, path):
+    validator = jsonschema.Draft202012Validator(_schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "top level"
+        raise TrebuchetError(f"{where}: {e.message}", path,
+                             yamlines.line_of(lines, e.absolute_path))
+
+
+def _build(data, path):
+    functions = []
+    for f in data["functions"]:
+        err = f["error"]
+        functions.append(Function(
+            name=f["name"], call=f.get("call", f["name"]), returns=f["returns"].strip(),
+            params=tuple(Param(p["name"], p["type"].strip(), p["datatype"]) for p in f["params"]),
+            error_when=err["when"], error_value=err.get("value"), error_param=err.get("param"),
+            extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent")))
+    version = data.get("version", {})
+    return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
+                includes=tuple(data.get("includes", ())),
+                libraries=tuple(data.get("libraries", ())),
+                sources=tuple(data.get("sources", ())),
+                datatypes=dict(data.get("datatypes", {})),
+                version_label=version.get("label", data["target"]),
+                version_expr=version.get("expr"),
+                description=data.get("description", ""))
+
+
+def _check(spec, data, lines):
+    def fail(message, *where):
+        raise TrebuchetError(message, spec.path, yamlines.line_of(lines, where))
+
+    known = set(base_datatypes()) | set(spec.datatypes)
+    seen = set()
+    for i, f in enumerate(spec.functions):
+        if f.name in seen:
+            fail(f"function '{f.name}' is listed twice", "functions", i, "name")
+        seen.add(f.name)
+        names = [p.name for p in f.params]
+        for j, p in enumerate(f.params):
+            if p.datatype not in known:
+                fail(f"unknown datatype '{p.datatype}' (known: {', '.join(sorted(known))})",
+                     "functions", i, "params", j, "datatype")
+        if f.error_when == "less_than_param" and f.error_param not in names:
+            fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
+                 "functions", i, "error", "param")
+    for i, source in enumerate(spec.sources):
+        if not (spec.folder / source).is_file():
+            fail(f"source file '{source}' not found in {spec.folder}", "sources", i)
+    for i, lib in enumerate(spec.libraries):
+        if not library_installed(lib):
+            fail(f"library '{lib}' is not installed", "libraries", i)
+
+
+def library_installed(name):
+    """True when the dynamic linker knows the library (a file name such as
+    libgvpr.so.2, or an -l name such as m)."""
+    filename = name if ".so" in name else f"lib{name}.so"
+    return filename in _ldconfig_names() or any(
+        (Path(d) / filename).exists() for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib",
+                                               "/lib/x86_64-linux-gnu", "/usr/local/lib"))
+
+
+@lru_cache(maxsize=None)
+def _ldconfig_names():
+    try:
+        out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    except OSError:
+        return frozenset()
+    return frozenset(re.findall(r"^\s*(\S+) \(", out, re.M))

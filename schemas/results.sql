@@ -1,0 +1,55 @@
+-- The trebuchet store: the only definition of its tables.
+--
+-- Both the executor (C, harness/store.c) and the reports (Python) read this
+-- file; each checks PRAGMA user_version against the version it was built for
+-- and refuses a store of another version with a one-line error.
+-- Bump the version line below whenever a table changes.
+PRAGMA user_version = 1;
+
+-- One execution of a set of functions of one target.
+CREATE TABLE IF NOT EXISTS runs (
+    id              INTEGER PRIMARY KEY,
+    target          TEXT    NOT NULL,
+    target_version  TEXT    NOT NULL,   -- e.g. "glibc 2.36"
+    host            TEXT    NOT NULL,
+    harness_version TEXT    NOT NULL,
+    seed            INTEGER NOT NULL,
+    cap             INTEGER NOT NULL,   -- most cases drawn per function
+    timeout_ms      INTEGER NOT NULL,   -- watchdog limit per case
+    jobs            INTEGER NOT NULL,
+    functions       TEXT    NOT NULL,   -- comma-separated selection, in run order
+    started         TEXT    NOT NULL,   -- UTC, ISO 8601
+    finished        TEXT                -- NULL until every case is stored
+);
+
+-- One function of one run: its signature and its case counts.
+CREATE TABLE IF NOT EXISTS functions (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    name        TEXT    NOT NULL,
+    signature   TEXT    NOT NULL,
+    datatypes   TEXT    NOT NULL,  -- parameter datatypes, space-separated
+    cases_total INTEGER NOT NULL,  -- size of the full cross product
+    cases_drawn INTEGER NOT NULL,  -- min(cases_total, cap)
+    cases_run   INTEGER NOT NULL DEFAULT 0,  -- set when the function is complete
+    PRIMARY KEY (run_id, name)
+);
+
+-- One test case: one tuple of test values handed to one function.
+CREATE TABLE IF NOT EXISTS results (
+    run_id         INTEGER NOT NULL,
+    function       TEXT    NOT NULL,
+    case_index     INTEGER NOT NULL,  -- index into the cross product
+    value_names    TEXT    NOT NULL,  -- "datatype:VALUE" per parameter, space-separated
+    outcome        TEXT    NOT NULL CHECK (outcome IN ('PASS', 'ABORT', 'RESTART', 'SETUP')),
+    signal         INTEGER,           -- ABORT by signal, or a signal during cleanup
+    exit_status    INTEGER,           -- ABORT by exit() from inside the call
+    ret            INTEGER,           -- PASS: the return value (pointers as integers)
+    errno          INTEGER,           -- PASS: errno right after the call
+    error_reported INTEGER,           -- PASS: 1 if the error convention says an error
+    setup_param    INTEGER,           -- SETUP: index of the parameter that failed
+    duration_us    INTEGER NOT NULL,  -- fork to reap
+    cleanup_failed INTEGER NOT NULL DEFAULT 0,  -- PASS, then cleanup crashed or hung
+    channel_damaged INTEGER NOT NULL DEFAULT 0, -- the call scribbled on the result record
+    PRIMARY KEY (run_id, function, case_index),
+    FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
+);
