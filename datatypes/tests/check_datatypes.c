@@ -1,0 +1,421 @@
+/*
+ * Check suite for the base datatypes: each value is what its name says.
+ * Tests run forked (CK_FORK), each in a fresh scratch directory, so values
+ * may create files, and a test may fault on purpose: the tests that prove a
+ * value faults are registered with tcase_add_test_raise_signal.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "datatype.h"
+#include "scratch.h"
+
+/* Each forked test makes its own directory under the suite's root, which
+ * main() removes at the end, whatever the tests left there. */
+static void enter_scratch(void)
+{
+	char dir[] = "test-XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+}
+
+/* Builds datatype:value, failing the test if it cannot be built. */
+static union tb_arg build(const struct tb_datatype *type, const char *name)
+{
+	struct tb_value_list list;
+	union tb_arg arg;
+	int i;
+
+	ck_assert_int_eq(tb_datatype_flatten(type, &list), 0);
+	for (i = 0; i < list.count; i++)
+		if (!strcmp(list.values[i]->name, name)) {
+			ck_assert_msg(tb_value_build(list.values[i], &arg) == 0,
+				      "%s:%s could not be built", type->name, name);
+			return arg;
+		}
+	ck_abort_msg("%s has no value %s", type->name, name);
+	return arg;
+}
+
+/* ---- inheritance and required names ---- */
+
+static const char *const required[][16] = {
+	{ "pointer", "NULL", "MINUS_ONE", "ONE", "FREED", "READ_ONLY", "NO_ACCESS", "UNMAPPED",
+	  "MISALIGNED", "VALID" },
+	{ "buffer", "NULL", "VALID", "BUF_0", "BUF_1", "BUF_PAGE", "BUF_LARGE" },
+	{ "size", "ZERO", "ONE", "PAGE", "PAGE_PLUS_1", "INT_MAX", "UINT_MAX", "SIZE_MAX",
+	  "SIZE_MAX_HALF", "NEG_ONE_INT" },
+	{ "int", "ZERO", "ONE", "NEG_ONE", "INT_MAX", "INT_MIN", "CHAR_255", "CHAR_256" },
+	{ "fd", "STDIN", "STDOUT", "STDERR", "FILE_RDONLY", "FILE_WRONLY", "FILE_RDWR", "CLOSED",
+	  "NEG_ONE", "INT_MAX", "DIR", "PIPE_READ", "PIPE_WRITE", "DEV_NULL" },
+	{ "path", "NULL", "UNMAPPED", "EXISTING", "MISSING", "MISSING_DIR", "DIRECTORY", "EMPTY",
+	  "TOO_LONG", "READ_ONLY_FILE" },
+	{ "mode", "NULL", "R", "W", "A", "R_PLUS", "W_PLUS", "A_PLUS", "EMPTY", "GARBAGE" },
+	{ "whence", "SET", "CUR", "END", "NEG_ONE", "THREE", "INT_MAX" },
+	{ "offset", "ZERO", "ONE", "NEG_ONE", "LLONG_MAX", "LLONG_MIN", "PAGE" },
+	{ "FILE", "NULL", "FREED", "READ", "WRITE", "UPDATE", "APPEND", "CLOSED", "AT_EOF",
+	  "IN_ERROR", "MEMSTREAM", "STDIN", "STDOUT", "STDERR", "GARBAGE" },
+	{ "format", "NULL", "PLAIN", "PCT_S", "PCT_N", "PCT_D", "EMPTY", "HUGE_WIDTH", "LONG" },
+};
+
+START_TEST(required_names_exist)
+{
+	const char *const *row = required[_i];
+	const struct tb_datatype *type = tb_datatype_find(row[0], NULL);
+	struct tb_value_list list;
+	int i, j, found;
+
+	ck_assert_msg(type != NULL, "no datatype %s", row[0]);
+	ck_assert_int_eq(tb_datatype_flatten(type, &list), 0);
+	for (j = 1; row[j]; j++) {
+		for (found = 0, i = 0; i < list.count; i++)
+			found |= !strcmp(list.values[i]->name, row[j]);
+		ck_assert_msg(found, "%s lacks %s", row[0], row[j]);
+	}
+}
+END_TEST
+
+START_TEST(names_unique_within_each_datatype)
+{
+	const struct tb_datatype *const *t;
+	struct tb_value_list list;
+	int i, j;
+
+	for (t = tb_base_datatypes; *t; t++) {
+		ck_assert_int_eq(tb_datatype_flatten(*t, &list), 0);
+		for (i = 0; i < list.count; i++)
+			for (j = i + 1; j < list.count; j++)
+				ck_assert_msg(strcmp(list.values[i]->name, list.values[j]->name),
+					      "%s has %s twice", (*t)->name, list.values[i]->name);
+	}
+}
+END_TEST
+
+START_TEST(inherited_values_come_first_in_parent_order)
+{
+	struct tb_value_list parent, child;
+	int i;
+
+	tb_datatype_flatten(&tb_type_pointer, &parent);
+	tb_datatype_flatten(&tb_type_buffer, &child);
+	ck_assert_int_eq(child.count, parent.count + 4);
+	for (i = 0; i < parent.count; i++)
+		ck_assert_ptr_eq(child.values[i], parent.values[i]);
+	ck_assert_str_eq(child.values[parent.count]->name, "BUF_0");
+}
+END_TEST
+
+START_TEST(skip_list_drops_parent_values)
+{
+	static const char *const skip[] = { "ONE", "FREED", NULL };
+	static const struct tb_value none[] = { { 0 } };
+	const struct tb_datatype narrowed = { .name = "narrow", .parent = &tb_type_pointer,
+					      .skip = skip, .values = none };
+	struct tb_value_list list;
+	int i;
+
+	tb_datatype_flatten(&narrowed, &list);
+	ck_assert_int_eq(list.count, 7);
+	for (i = 0; i < list.count; i++)
+		ck_assert(strcmp(list.values[i]->name, "ONE") && strcmp(list.values[i]->name, "FREED"));
+}
+END_TEST
+
+/* ---- pointer ---- */
+
+START_TEST(pointer_constants)
+{
+	ck_assert_ptr_null(build(&tb_type_pointer, "NULL").ptr);
+	ck_assert_uint_eq(build(&tb_type_pointer, "MINUS_ONE").u, UINTPTR_MAX);
+	ck_assert_uint_eq(build(&tb_type_pointer, "ONE").u, 1);
+	ck_assert_uint_eq(build(&tb_type_pointer, "MISALIGNED").u & 1, 1);
+}
+END_TEST
+
+START_TEST(read_only_reads)
+{
+	volatile char *p = build(&tb_type_pointer, "READ_ONLY").ptr;
+	char c = p[0];
+
+	(void)c;
+}
+END_TEST
+
+START_TEST(read_only_faults_on_write)
+{
+	volatile char *p = build(&tb_type_pointer, "READ_ONLY").ptr;
+
+	p[0] = 1;
+}
+END_TEST
+
+START_TEST(no_access_faults_on_read)
+{
+	volatile char *p = build(&tb_type_pointer, "NO_ACCESS").ptr;
+	char c = p[0];
+
+	(void)c;
+}
+END_TEST
+
+START_TEST(unmapped_is_not_mapped)
+{
+	void *p = build(&tb_type_pointer, "UNMAPPED").ptr;
+
+	ck_assert_int_eq(msync(p, 4096, MS_ASYNC), -1);
+	ck_assert_int_eq(errno, ENOMEM);
+}
+END_TEST
+
+START_TEST(freed_is_a_released_heap_block)
+{
+	void *p = build(&tb_type_pointer, "FREED").ptr;
+
+	/* the allocator hands the same block out again: it was free */
+	ck_assert_ptr_eq(malloc(64), p);
+}
+END_TEST
+
+START_TEST(valid_is_a_writable_page_then_a_guard)
+{
+	volatile char *p = build(&tb_type_pointer, "VALID").ptr;
+
+	memset((char *)p, 'v', 4096);
+	p[4096] = 1;  /* the guard page */
+}
+END_TEST
+
+/* ---- buffer ---- */
+
+START_TEST(buf_0_faults_at_first_byte)
+{
+	volatile char *p = build(&tb_type_buffer, "BUF_0").ptr;
+	char c = p[0];
+
+	(void)c;
+}
+END_TEST
+
+START_TEST(buf_1_has_one_byte)
+{
+	volatile char *p = build(&tb_type_buffer, "BUF_1").ptr;
+
+	p[0] = 1;
+	p[1] = 1;
+}
+END_TEST
+
+START_TEST(buf_large_is_a_mebibyte)
+{
+	volatile char *p = build(&tb_type_buffer, "BUF_LARGE").ptr;
+
+	memset((char *)p, 1, 1 << 20);
+	p[1 << 20] = 1;
+}
+END_TEST
+
+/* ---- numbers ---- */
+
+START_TEST(numeric_constants)
+{
+	ck_assert_uint_eq(build(&tb_type_size, "SIZE_MAX").u, SIZE_MAX);
+	ck_assert_uint_eq(build(&tb_type_size, "NEG_ONE_INT").u, (size_t)(int)-1);
+	ck_assert_uint_eq(build(&tb_type_size, "PAGE_PLUS_1").u, 4097);
+	ck_assert_int_eq(build(&tb_type_int, "INT_MIN").i, INT_MIN);
+	ck_assert_int_eq(build(&tb_type_int, "CHAR_256").i, 256);
+	ck_assert_int_eq(build(&tb_type_whence, "END").i, SEEK_END);
+	ck_assert_int_eq(build(&tb_type_offset, "LLONG_MIN").i, LLONG_MIN);
+}
+END_TEST
+
+/* ---- fd ---- */
+
+static int access_mode(int fd)
+{
+	return fcntl(fd, F_GETFL) & O_ACCMODE;
+}
+
+START_TEST(fd_values)
+{
+	struct stat st;
+	char byte;
+	int fd;
+
+	ck_assert_int_eq(access_mode(build(&tb_type_fd, "FILE_RDONLY").i), O_RDONLY);
+	ck_assert_int_eq(access_mode(build(&tb_type_fd, "FILE_WRONLY").i), O_WRONLY);
+	ck_assert_int_eq(access_mode(build(&tb_type_fd, "FILE_RDWR").i), O_RDWR);
+	fd = (int)build(&tb_type_fd, "CLOSED").i;
+	ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(fstat((int)build(&tb_type_fd, "DIR").i, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	fd = (int)build(&tb_type_fd, "PIPE_READ").i;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	/* empty, and its writer still open: a blocking read would wait */
+	ck_assert_int_eq(read(fd, &byte, 1), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(write((int)build(&tb_type_fd, "PIPE_WRITE").i, "x", 1), 1);
+	ck_assert_int_eq(fstat((int)build(&tb_type_fd, "DEV_NULL").i, &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+}
+END_TEST
+
+/* ---- path ---- */
+
+START_TEST(path_values)
+{
+	struct stat st;
+	const char *p;
+
+	ck_assert_int_eq(stat(build(&tb_type_path, "EXISTING").ptr, &st), 0);
+	ck_assert(S_ISREG(st.st_mode) && st.st_size > 8192);
+	ck_assert_int_eq(stat(build(&tb_type_path, "MISSING").ptr, &st), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(stat(build(&tb_type_path, "MISSING_DIR").ptr, &st), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(stat(build(&tb_type_path, "DIRECTORY").ptr, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_str_eq(build(&tb_type_path, "EMPTY").ptr, "");
+	p = build(&tb_type_path, "TOO_LONG").ptr;
+	ck_assert_uint_eq(strlen(p), PATH_MAX + 1);
+	ck_assert_int_eq(open(p, O_RDONLY), -1);
+	ck_assert_int_eq(errno, ENAMETOOLONG);
+	ck_assert_int_eq(stat(build(&tb_type_path, "READ_ONLY_FILE").ptr, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0444);
+	/* every name is relative: it stays in the scratch directory */
+	ck_assert(((const char *)build(&tb_type_path, "EXISTING").ptr)[0] != '/');
+}
+END_TEST
+
+/* ---- mode ---- */
+
+START_TEST(mode_values)
+{
+	ck_assert_ptr_nonnull(fopen(build(&tb_type_path, "EXISTING").ptr,
+				    build(&tb_type_mode, "R_PLUS").ptr));
+	ck_assert_str_eq(build(&tb_type_mode, "A_PLUS").ptr, "a+");
+	ck_assert_ptr_null(fopen("existing.txt", build(&tb_type_mode, "GARBAGE").ptr));
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+/* ---- FILE ---- */
+
+START_TEST(file_streams_are_in_their_states)
+{
+	FILE *f = build(&tb_type_file, "READ").ptr;
+
+	ck_assert_int_eq(fgetc(f), 'T');
+	ck_assert_int_eq(fputc('x', f), EOF);  /* read-only */
+	ck_assert_int_eq(fputc('x', build(&tb_type_file, "WRITE").ptr), 'x');
+	ck_assert(feof((FILE *)build(&tb_type_file, "AT_EOF").ptr));
+	ck_assert(ferror((FILE *)build(&tb_type_file, "IN_ERROR").ptr));
+	f = build(&tb_type_file, "MEMSTREAM").ptr;
+	ck_assert_int_ge(fputs("memory", f), 0);
+	ck_assert_int_eq(fflush(f), 0);
+	ck_assert_ptr_eq(build(&tb_type_file, "STDIN").ptr, stdin);
+	ck_assert_ptr_eq(build(&tb_type_file, "STDERR").ptr, stderr);
+}
+END_TEST
+
+START_TEST(file_closed_was_fclosed)
+{
+	FILE *closed = build(&tb_type_file, "CLOSED").ptr;
+
+	/* its memory was released: the next stream is built in the same place */
+	ck_assert_ptr_eq(fopen("existing.txt", "w"), closed);
+}
+END_TEST
+
+START_TEST(file_garbage_is_deterministic)
+{
+	unsigned char expected[sizeof(FILE)];
+
+	tb_garbage_fill(expected, sizeof(expected));
+	ck_assert_mem_eq(build(&tb_type_file, "GARBAGE").ptr, expected, sizeof(FILE));
+}
+END_TEST
+
+/* ---- format and string ---- */
+
+START_TEST(format_values)
+{
+	ck_assert_str_eq(build(&tb_type_format, "PCT_N").ptr, "%n");
+	ck_assert_uint_eq(strlen(build(&tb_type_format, "LONG").ptr), 4096);
+	ck_assert_str_eq(build(&tb_type_format, "HUGE_WIDTH").ptr, "%2147483647d");
+}
+END_TEST
+
+START_TEST(unterminated_string_runs_into_guard)
+{
+	volatile char *s = build(&tb_type_string, "UNTERMINATED").ptr;
+
+	ck_assert_int_eq(s[63], 'x');
+	/* no NUL before the guard page: reading on must fault */
+	for (size_t i = 64;; i++)
+		if (!s[i])
+			break;
+}
+END_TEST
+
+static Suite *datatype_suite(void)
+{
+	Suite *s = suite_create("datatypes");
+	TCase *t = tcase_create("values");
+
+	tcase_add_checked_fixture(t, enter_scratch, NULL);
+	tcase_add_loop_test(t, required_names_exist, 0, sizeof(required) / sizeof(required[0]));
+	tcase_add_test(t, names_unique_within_each_datatype);
+	tcase_add_test(t, inherited_values_come_first_in_parent_order);
+	tcase_add_test(t, skip_list_drops_parent_values);
+	tcase_add_test(t, pointer_constants);
+	tcase_add_test(t, read_only_reads);
+	tcase_add_test_raise_signal(t, read_only_faults_on_write, SIGSEGV);
+	tcase_add_test_raise_signal(t, no_access_faults_on_read, SIGSEGV);
+	tcase_add_test(t, unmapped_is_not_mapped);
+	tcase_add_test(t, freed_is_a_released_heap_block);
+	tcase_add_test_raise_signal(t, valid_is_a_writable_page_then_a_guard, SIGSEGV);
+	tcase_add_test_raise_signal(t, buf_0_faults_at_first_byte, SIGSEGV);
+	tcase_add_test_raise_signal(t, buf_1_has_one_byte, SIGSEGV);
+	tcase_add_test_raise_signal(t, buf_large_is_a_mebibyte, SIGSEGV);
+	tcase_add_test(t, numeric_constants);
+	tcase_add_test(t, fd_values);
+	tcase_add_test(t, path_values);
+	tcase_add_test(t, mode_values);
+	tcase_add_test(t, file_streams_are_in_their_states);
+	tcase_add_test(t, file_closed_was_fclosed);
+	tcase_add_test(t, file_garbage_is_deterministic);
+	tcase_add_test(t, format_values);
+	tcase_add_test_raise_signal(t, unterminated_string_runs_into_guard, SIGSEGV);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	char root[] = "/tmp/check-datatypes-XXXXXX";
+	SRunner *sr = srunner_create(datatype_suite());
+	int failed;
+
+	if (!mkdtemp(root) || chdir(root))
+		return 2;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	if (chdir("/") || tb_remove_tree(AT_FDCWD, root))
+		return 2;
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,423 @@
+/*
+ * Check suite for the executor's parts: case enumeration and sampling, the
+ * outcome contract, scratch removal, the store's schema check, and the fork
+ * server end to end on a small target defined here.
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "forkserver.h"
+#include "outcome.h"
+#include "scratch.h"
+#include "store.h"
+
+/* ---- cases ---- */
+
+START_TEST(decode_is_mixed_radix_last_fastest)
+{
+	const int counts[3] = { 2, 3, 4 };
+	int v[3];
+	uint64_t total;
+
+	ck_assert_int_eq(tb_cases_total(counts, 3, &total), 0);
+	ck_assert_uint_eq(total, 24);
+	tb_case_decode(0, counts, 3, v);
+	ck_assert(v[0] == 0 && v[1] == 0 && v[2] == 0);
+	tb_case_decode(1, counts, 3, v);
+	ck_assert(v[0] == 0 && v[1] == 0 && v[2] == 1);
+	tb_case_decode(23, counts, 3, v);
+	ck_assert(v[0] == 1 && v[1] == 2 && v[2] == 3);
+	tb_case_decode(13, counts, 3, v);  /* 1*12 + 0*4 + 1 */
+	ck_assert(v[0] == 1 && v[1] == 0 && v[2] == 1);
+}
+END_TEST
+
+START_TEST(total_overflow_is_refused)
+{
+	const int counts[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+	uint64_t total;
+
+	ck_assert_int_eq(tb_cases_total(counts, 8, &total), -1);
+}
+END_TEST
+
+START_TEST(draw_all_when_under_cap)
+{
+	uint64_t out[10];
+	long i, n = tb_cases_draw(10, 5000, 1, "f", out);
+
+	ck_assert_int_eq(n, 10);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(out[i], (uint64_t)i);
+}
+END_TEST
+
+START_TEST(draw_sample_is_distinct_sorted_and_seeded)
+{
+	static uint64_t a[5000], b[5000], c[5000], d[5000];
+	long i, n = tb_cases_draw(22113, 5000, 1, "fwrite", a);
+
+	ck_assert_int_eq(n, 5000);
+	for (i = 1; i < n; i++)
+		ck_assert_uint_lt(a[i - 1], a[i]);
+	ck_assert_uint_lt(a[n - 1], 22113);
+	tb_cases_draw(22113, 5000, 1, "fwrite", b);
+	ck_assert_mem_eq(a, b, sizeof(a));
+	tb_cases_draw(22113, 5000, 2, "fwrite", c);
+	ck_assert(memcmp(a, c, sizeof(a)) != 0);
+	tb_cases_draw(22113, 5000, 1, "fread", d);
+	ck_assert(memcmp(a, d, sizeof(a)) != 0);
+}
+END_TEST
+
+/* ---- the outcome contract ---- */
+
+static struct tb_record record_with(int calling, int returned, int cleaned)
+{
+	struct tb_record r = { .nonce = 0x1234 };
+
+	if (calling)
+		r.calling_mark = tb_mark(r.nonce, TB_MARK_CALLING, 0, 0, 0);
+	if (returned) {
+		r.call.ret = 42;
+		r.call.err = 9;
+		r.call.error_reported = 1;
+		r.returned_mark = tb_returned_mark(&r);
+	}
+	if (cleaned)
+		r.cleaned_mark = tb_mark(r.nonce, TB_MARK_CLEANED, 0, 0, 0);
+	return r;
+}
+
+static struct tb_result classify(const struct tb_record *r, int status, int timed_out)
+{
+	struct tb_observation obs = { status, timed_out, r };
+	struct tb_result res;
+
+	tb_classify(&obs, &res);
+	return res;
+}
+
+#define EXITED(code) ((code) << 8)
+#define KILLED(sig) (sig)
+
+START_TEST(returned_is_pass_with_its_values)
+{
+	struct tb_record r = record_with(1, 1, 1);
+	struct tb_result res = classify(&r, EXITED(0), 0);
+
+	ck_assert_int_eq(res.outcome, TB_PASS);
+	ck_assert_int_eq(res.ret, 42);
+	ck_assert_int_eq(res.err, 9);
+	ck_assert_int_eq(res.error_reported, 1);
+	ck_assert_int_eq(res.cleanup_failed, 0);
+}
+END_TEST
+
+START_TEST(crash_in_cleanup_keeps_pass)
+{
+	struct tb_record r = record_with(1, 1, 0);
+	struct tb_result res = classify(&r, KILLED(SIGSEGV), 0);
+
+	ck_assert_int_eq(res.outcome, TB_PASS);
+	ck_assert_int_eq(res.cleanup_failed, 1);
+	ck_assert_int_eq(res.signal, SIGSEGV);
+}
+END_TEST
+
+START_TEST(signal_during_call_is_abort)
+{
+	struct tb_record r = record_with(1, 0, 0);
+	struct tb_result res = classify(&r, KILLED(SIGBUS), 0);
+
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGBUS);
+}
+END_TEST
+
+START_TEST(exit_during_call_is_abort_with_status)
+{
+	struct tb_record r = record_with(1, 0, 0);
+	struct tb_result res = classify(&r, EXITED(0), 0);
+
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.exit_status, 0);
+	ck_assert_int_eq(res.signal, -1);
+}
+END_TEST
+
+START_TEST(deadline_during_call_is_restart)
+{
+	struct tb_record r = record_with(1, 0, 0);
+
+	ck_assert_int_eq(classify(&r, KILLED(SIGKILL), 1).outcome, TB_RESTART);
+}
+END_TEST
+
+START_TEST(failed_setup_is_setup_with_param)
+{
+	struct tb_record r = { .nonce = 77, .setup_param = 2 };
+	struct tb_result res;
+
+	r.setup_mark = tb_mark(r.nonce, TB_MARK_SETUP, 2, 0, 0);
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_eq(res.outcome, TB_SETUP);
+	ck_assert_int_eq(res.setup_param, 2);
+}
+END_TEST
+
+START_TEST(crash_in_setup_is_setup)
+{
+	struct tb_record r = { .nonce = 77, .building = 1 };
+	struct tb_result res = classify(&r, KILLED(SIGSEGV), 0);
+
+	ck_assert_int_eq(res.outcome, TB_SETUP);
+	ck_assert_int_eq(res.setup_param, 1);
+}
+END_TEST
+
+START_TEST(silent_death_is_a_harness_failure)
+{
+	struct tb_record r = { .nonce = 77 };
+
+	ck_assert_int_eq(classify(&r, EXITED(TB_EXIT_SANDBOX), 0).outcome, TB_HARNESS);
+}
+END_TEST
+
+START_TEST(forged_marks_are_not_believed)
+{
+	struct tb_record r = record_with(1, 0, 0);
+	struct tb_result res;
+
+	/* a wild write fills the returned part with bytes of its own */
+	memset(&r.call, 0xA5, sizeof(r.call));
+	memset(&r.returned_mark, 0xA5, sizeof(r.returned_mark));
+	res = classify(&r, KILLED(SIGSEGV), 0);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.channel_damaged, 1);
+}
+END_TEST
+
+START_TEST(a_mark_is_bound_to_its_nonce)
+{
+	struct tb_record r = record_with(1, 1, 1);
+
+	r.nonce++;  /* marks of a previous case in the same slot */
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).outcome, TB_HARNESS);
+}
+END_TEST
+
+/* ---- scratch ---- */
+
+START_TEST(remove_tree_takes_everything)
+{
+	char root[] = "/tmp/check-harness-XXXXXX";
+	int dir;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	dir = open(root, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_eq(mkdirat(dir, "a", 0755), 0);
+	ck_assert_int_eq(mkdirat(dir, "a/b", 0755), 0);
+	close(openat(dir, "a/b/file", O_CREAT | O_WRONLY, 0444));
+	close(openat(dir, "a/top", O_CREAT | O_WRONLY, 0));
+	ck_assert_int_eq(fchmodat(dir, "a/b", 0, 0), 0);  /* locked */
+	close(dir);
+	ck_assert_int_eq(tb_remove_tree(AT_FDCWD, root), 0);
+	ck_assert_int_eq(stat(root, &st), -1);
+}
+END_TEST
+
+/* ---- store ---- */
+
+START_TEST(store_refuses_another_schema_version)
+{
+	char path[] = "/tmp/check-store-XXXXXX";
+	char err[512];
+	struct tb_store *st;
+	sqlite3 *db;
+	int fd = mkstemp(path);
+
+	close(fd);
+	unlink(path);
+	st = tb_store_open(path, err, sizeof(err));
+	ck_assert_ptr_nonnull(st);
+	tb_store_close(st);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+	sqlite3_close(db);
+	st = tb_store_open(path, err, sizeof(err));
+	ck_assert_ptr_null(st);
+	ck_assert_msg(strstr(err, "schema version 99") && strstr(err, path), "%s", err);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(store_lists_done_cases_and_unfinished_runs)
+{
+	char path[] = "/tmp/check-store-XXXXXX";
+	char err[512];
+	struct tb_run_info info = { .target = "t", .seed = 9, .cap = 10, .functions = "f" };
+	struct tb_result r = { .outcome = TB_PASS, .signal = -1, .exit_status = -1,
+			       .setup_param = -1 };
+	struct tb_run_info found;
+	struct tb_store *st;
+	uint64_t *done;
+	size_t n;
+	int64_t run, again;
+	int fd = mkstemp(path);
+
+	close(fd);
+	unlink(path);
+	st = tb_store_open(path, err, sizeof(err));
+	ck_assert_int_eq(tb_store_begin_run(st, &info, &run), 0);
+	ck_assert_int_eq(tb_store_add_function(st, run, "f", "int f(int)", "int", 7, 7), 0);
+	r.case_index = 5;
+	ck_assert_int_eq(tb_store_add_result(st, run, "f", "int:ONE", &r), 0);
+	r.case_index = 2;
+	ck_assert_int_eq(tb_store_add_result(st, run, "f", "int:ZERO", &r), 0);
+	ck_assert_int_eq(tb_store_commit(st), 0);
+	ck_assert_int_eq(tb_store_done_cases(st, run, "f", &done, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(done[0] == 2 && done[1] == 5);
+	free(done);
+	ck_assert_int_eq(tb_store_find_unfinished(st, "t", &again, &found), 1);
+	ck_assert_int_eq(again, run);
+	ck_assert_uint_eq(found.seed, 9);
+	ck_assert_int_eq(tb_store_finish_run(st, run), 0);
+	ck_assert_int_eq(tb_store_find_unfinished(st, "t", &again, &found), 0);
+	/* a case stored twice is an error, never a silent double */
+	ck_assert_int_eq(tb_store_add_result(st, run, "f", "int:ONE", &r), -1);
+	tb_store_close(st);
+	unlink(path);
+}
+END_TEST
+
+/* ---- the fork server, end to end ---- */
+
+static void call_echo(const union tb_arg *a, struct tb_call *out) { out->ret = a[0].i; }
+static void call_crash(const union tb_arg *a, struct tb_call *out) { *(volatile int *)0 = 1; }
+static void call_hang(const union tb_arg *a, struct tb_call *out) { for (;;) pause(); }
+static void call_exit(const union tb_arg *a, struct tb_call *out) { exit(3); }
+
+static const char *const one_int[] = { "int", NULL };
+static const struct tb_function functions[] = {
+	{ .name = "echo", .params = one_int, .call = call_echo },
+	{ .name = "crash", .params = one_int, .call = call_crash },
+	{ .name = "hang", .params = one_int, .call = call_hang },
+	{ .name = "exit", .params = one_int, .call = call_exit },
+};
+
+static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t index)
+{
+	struct tb_request req = { .fn = fn, .case_index = index };
+	struct tb_result res;
+
+	ck_assert_int_eq(write(srv->request_fd, &req, sizeof(req)), sizeof(req));
+	ck_assert_int_eq(read(srv->result_fd, &res, sizeof(res)), sizeof(res));
+	ck_assert_uint_eq(res.fn, fn);
+	ck_assert_uint_eq(res.case_index, index);
+	return res;
+}
+
+START_TEST(server_classifies_real_processes)
+{
+	static struct tb_value_list ints;
+	static struct tb_planned_function planned[4];
+	struct tb_target target = { .nfunctions = 4, .functions = planned };
+	struct tb_server_config cfg = {
+		.target = &target, .jobs = 2, .timeout_ms = 300,
+		.sandbox = { .devnull_fd = open("/dev/null", O_RDWR),
+			     .drop_privileges = geteuid() == 0, .uid = 65534, .gid = 65534,
+			     .address_space = 1ull << 30, .file_size = 1 << 20,
+			     .cpu_seconds = 5, .processes = 4096 },
+	};
+	char root[] = "/tmp/check-server-XXXXXX";
+	struct tb_server srv;
+	struct tb_result res;
+	int i;
+
+	tb_datatype_flatten(&tb_type_int, &ints);
+	for (i = 0; i < 4; i++) {
+		planned[i].fn = &functions[i];
+		planned[i].nparams = 1;
+		planned[i].lists[0] = &ints;
+		planned[i].counts[0] = ints.count;
+	}
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	if (cfg.sandbox.drop_privileges)
+		ck_assert_int_eq(chown(root, 65534, 65534), 0);
+	cfg.scratch_root = root;
+	ck_assert_int_eq(tb_server_start(&cfg, &srv), 0);
+
+	res = run_one(&srv, 0, 3);  /* int:INT_MAX */
+	ck_assert_int_eq(res.outcome, TB_PASS);
+	ck_assert_int_eq(res.ret, 2147483647);
+	res = run_one(&srv, 1, 0);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGSEGV);
+	res = run_one(&srv, 2, 0);
+	ck_assert_int_eq(res.outcome, TB_RESTART);
+	ck_assert_int_ge(res.duration_us, 300000);
+	res = run_one(&srv, 3, 0);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.exit_status, 3);
+
+	ck_assert_int_eq(tb_server_stop(&srv), 0);
+	/* every case directory was removed as its process was reaped */
+	ck_assert_int_eq(rmdir(root), 0);
+}
+END_TEST
+
+static Suite *harness_suite(void)
+{
+	Suite *s = suite_create("harness");
+	TCase *cases = tcase_create("cases");
+	TCase *contract = tcase_create("contract");
+	TCase *files = tcase_create("files");
+	TCase *server = tcase_create("server");
+
+	tcase_add_test(cases, decode_is_mixed_radix_last_fastest);
+	tcase_add_test(cases, total_overflow_is_refused);
+	tcase_add_test(cases, draw_all_when_under_cap);
+	tcase_add_test(cases, draw_sample_is_distinct_sorted_and_seeded);
+	tcase_add_test(contract, returned_is_pass_with_its_values);
+	tcase_add_test(contract, crash_in_cleanup_keeps_pass);
+	tcase_add_test(contract, signal_during_call_is_abort);
+	tcase_add_test(contract, exit_during_call_is_abort_with_status);
+	tcase_add_test(contract, deadline_during_call_is_restart);
+	tcase_add_test(contract, failed_setup_is_setup_with_param);
+	tcase_add_test(contract, crash_in_setup_is_setup);
+	tcase_add_test(contract, silent_death_is_a_harness_failure);
+	tcase_add_test(contract, forged_marks_are_not_believed);
+	tcase_add_test(contract, a_mark_is_bound_to_its_nonce);
+	tcase_add_test(files, remove_tree_takes_everything);
+	tcase_add_test(files, store_refuses_another_schema_version);
+	tcase_add_test(files, store_lists_done_cases_and_unfinished_runs);
+	tcase_add_test(server, server_classifies_real_processes);
+	tcase_set_timeout(server, 20);
+	suite_add_tcase(s, cases);
+	suite_add_tcase(s, contract);
+	suite_add_tcase(s, files);
+	suite_add_tcase(s, server);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(harness_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * The selftest target's functions (selftest.h).  Each does exactly one bad
+ * thing, so a test can say which outcome it must have.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "selftest.h"
+
+int st_return(size_t a, size_t b, size_t c, size_t d)
+{
+	return (int)((a ^ b ^ c ^ d) & 1);
+}
+
+int st_crash(int code)
+{
+	*(volatile int *)(size_t)code = 1;  /* code is 0 or small: no page there */
+	return 0;
+}
+
+int st_abort(int code)
+{
+	abort();
+}
+
+int st_hang(int code)
+{
+	for (;;)
+		pause();
+}
+
+int st_spin(int code)
+{
+	volatile unsigned long n = 0;
+
+	for (;;)
+		n++;
+}
+
+int st_exit(int code)
+{
+	exit(code & 0xff);
+}
+
+/* Leaves a child behind in the test's process group. */
+int st_fork_linger(int code)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		for (;;)
+			pause();
+	return pid > 0 ? 0 : -1;
+}
+
+/* Leaves a child behind that escapes the process group and the session. */
+int st_fork_escape(int code)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		for (;;)
+			pause();
+	}
+	return pid > 0 ? 0 : -1;
+}
+
+int st_scribble_fds(int code)
+{
+	char garbage[512];
+	int fd, hits = 0;
+
+	memset(garbage, 0xA5, sizeof(garbage));
+	for (fd = 0; fd < 1024; fd++)
+		hits += write(fd, garbage, sizeof(garbage)) > 0;
+	return hits;
+}
+
+int st_close_fds(int code)
+{
+	int fd, closed = 0;
+
+	for (fd = 0; fd < 1024; fd++)
+		closed += close(fd) == 0;
+	return closed;
+}
+
+/* Allocates and touches memory until the allocator says no. */
+long st_allocate(int code)
+{
+	long mib = 0;
+	char *p;
+
+	while ((p = malloc(1 << 20))) {
+		memset(p, 1, 1 << 20);
+		mib++;
+	}
+	return mib;
+}
+
+int st_kill_parent(int code)
+{
+	return kill(getppid(), SIGKILL);
+}
+
+int st_take_value(int value)
+{
+	return value;
+}

@@ -1,0 +1,24 @@
+/*
+ * Functions that misbehave on purpose: the executor's own test bed, and the
+ * function the throughput benchmark calls.
+ */
+#ifndef TREBUCHET_SELFTEST_H
+#define TREBUCHET_SELFTEST_H
+
+#include <stddef.h>
+
+int st_return(size_t a, size_t b, size_t c, size_t d);
+int st_crash(int code);
+int st_abort(int code);
+int st_hang(int code);
+int st_spin(int code);
+int st_exit(int code);
+int st_fork_linger(int code);
+int st_fork_escape(int code);
+int st_scribble_fds(int code);
+int st_close_fds(int code);
+long st_allocate(int code);
+int st_kill_parent(int code);
+int st_take_value(int value);
+
+#endif
