@@ -18,9 +18,12 @@ const size_t tb_scratch_text_len = sizeof(tb_scratch_text) - 1;
 
 int tb_scratch_file(const char *name, unsigned mode)
 {
-	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	ssize_t n;
+	int fd;
 
+	/* made anew: two parameters may name the same file, read-only or not */
+	unlink(name);
+	fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0)
 		return -1;
 	n = write(fd, tb_scratch_text, tb_scratch_text_len);

@@ -18,6 +18,7 @@
 #include "campaign.h"
 #include "listing.h"
 #include "options.h"
+#include "repro.h"
 #include "scratch.h"
 
 #ifndef TB_VERSION
@@ -151,6 +152,26 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 	return 0;
 }
 
+/* --case: one case of one function, printed, nothing stored. */
+static int single_case(const struct tb_options *o, const struct tb_target *t,
+		       struct tb_server *srv)
+{
+	int fn = o->functions ? tb_target_function(t, o->functions) : -1;
+
+	if (fn < 0) {
+		fprintf(stderr, "trebuchet-exec: --case wants --functions naming one function "
+			"of %s\n", t->plugin->target);
+		return 2;
+	}
+	if (o->case_index >= t->functions[fn].total) {
+		fprintf(stderr, "trebuchet-exec: %s has %llu cases, no case %llu\n",
+			o->functions, (unsigned long long)t->functions[fn].total,
+			(unsigned long long)o->case_index);
+		return 2;
+	}
+	return tb_repro(t, srv, fn, o->case_index, stdout) ? 3 : 0;
+}
+
 static int list(const struct tb_options *o, const struct tb_target *t)
 {
 	if (o->list)
@@ -184,6 +205,7 @@ int main(int argc, char **argv)
 	sandbox_config(&o, &cfg.sandbox);
 	cfg.jobs = o.jobs;
 	cfg.timeout_ms = o.timeout_ms;
+	tb_scratch_sweep(o.scratch_parent);
 	if (cfg.sandbox.devnull_fd < 0 ||
 	    tb_scratch_create(o.scratch_parent, scratch, sizeof(scratch)) ||
 	    (cfg.sandbox.drop_privileges &&
@@ -203,6 +225,12 @@ int main(int argc, char **argv)
 	close(cfg.sandbox.devnull_fd);
 	catch_signals();
 
+	if (o.single) {
+		rc = single_case(&o, &target, &server);
+		tb_server_stop(&server);
+		tb_remove_tree(AT_FDCWD, scratch);
+		return rc;
+	}
 	sel = calloc((size_t)target.nfunctions + 1, sizeof(*sel));
 	c.selected = sel;
 	c.progress = o.progress == TB_PROGRESS_ON ||

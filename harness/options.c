@@ -14,7 +14,7 @@ static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
 	"       [--seed S] [--timeout SEC] [--jobs N] [--resume] [--progress|--quiet]\n"
 	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
-	"       | --list --plugin PATH\n";
+	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n";
 
 static void usage_error(const char *what, const char *arg)
 {
@@ -59,6 +59,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "scratch", required_argument, NULL, 'S' },
 		{ "memory-mb", required_argument, NULL, 'm' },
+		{ "case", required_argument, NULL, 'C' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-datatypes", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -92,6 +93,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'q': o->progress = TB_PROGRESS_OFF; break;
 		case 'S': o->scratch_parent = optarg; break;
 		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
+		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
 		case 'l': o->list = 1; break;
 		case 'L': o->list_datatypes = 1; break;
 		case 'h': fputs(usage, stdout); exit(0);

@@ -22,6 +22,8 @@ struct tb_options {
 	long memory_mb;
 	int list;               /* print the target's functions and datatypes as JSON */
 	int list_datatypes;     /* print the base datatypes as JSON */
+	int single;             /* run only case_index of the one function; no store */
+	uint64_t case_index;
 };
 
 /* Parses argv; on a usage error prints one line and exits with 2. */

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,28 @@
 
 int tb_scratch_create(const char *parent, char *out, size_t outlen)
 {
-	if ((size_t)snprintf(out, outlen, "%s/trebuchet-XXXXXX", parent) >= outlen)
+	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%d-XXXXXX", parent, (int)getpid()) >= outlen)
 		return -1;
 	return mkdtemp(out) ? 0 : -1;
+}
+
+/* A run killed with SIGKILL cannot remove its root; the next run does, once
+ * the process named in the root's name is gone. */
+void tb_scratch_sweep(const char *parent)
+{
+	DIR *dir = opendir(parent);
+	struct dirent *e;
+	int pid, end;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		end = 0;
+		if (sscanf(e->d_name, "trebuchet-%d-%*6[A-Za-z0-9]%n", &pid, &end) == 1 &&
+		    end && !e->d_name[end] && pid > 0 && kill(pid, 0) && errno == ESRCH)
+			tb_remove_tree(dirfd(dir), e->d_name);
+	}
+	closedir(dir);
 }
 
 static int remove_children(int fd)

@@ -10,6 +10,9 @@
 /* Creates a fresh run root under parent; writes its path to out. */
 int tb_scratch_create(const char *parent, char *out, size_t outlen);
 
+/* Removes the roots of runs whose executor is no longer alive. */
+void tb_scratch_sweep(const char *parent);
+
 /* Removes name (relative to dirfd) and everything below it, whatever the
  * test left there (read-only files, unreadable directories).  0 or -1. */
 int tb_remove_tree(int dirfd, const char *name);

@@ -4,9 +4,10 @@ becomes a one-line message and exit code 2, never a traceback.
 Exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 harness failure,
 130 interrupted (the run can be finished with --resume)."""
 import argparse
+import json
 import sys
 
-from . import build, executor, spec as specs
+from . import build, executor, repro, spec as specs
 from .errors import TrebuchetError
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
@@ -22,7 +23,24 @@ def cmd_run(args):
     return executor.run_campaign(
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
-        progress=False if args.quiet else None, scratch=args.scratch)
+        progress=False if args.quiet else None, scratch=args.scratch,
+        memory_mb=args.memory_mb)
+
+
+def cmd_repro(args):
+    spec = specs.load(specs.find_spec(args.target))
+    function = spec.function(args.function)
+    if not function:
+        raise TrebuchetError(f"target {spec.target} has no function '{args.function}'", spec.path)
+    if (args.case is None) == (args.values is None):
+        raise TrebuchetError("give exactly one of --case and --values")
+    index = args.case
+    if args.values is not None:
+        values = args.values.replace(",", " ").split()
+        index = repro.case_index(spec, function, values, repro.datatypes_of(spec))
+    result = repro.run_case(spec, function, index, args.timeout)
+    print(json.dumps(result) if args.json else repro.describe(result))
+    return EXIT_OK
 
 
 def cmd_build(args):
@@ -86,8 +104,18 @@ def _parser():
     run.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     run.add_argument("--resume", action="store_true", help="finish the target's last unfinished run")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
+    run.add_argument("--memory-mb", type=int, help="address-space limit of a test process (default 1024)")
     run.add_argument("--quiet", action="store_true", help="no progress display")
     run.set_defaults(func=cmd_run)
+
+    rp = sub.add_parser("repro", help="run one case on its own and show its outcome")
+    rp.add_argument("--target", required=True)
+    rp.add_argument("--function", required=True)
+    rp.add_argument("--case", type=int, help="the case index")
+    rp.add_argument("--values", help="the case's values, e.g. buffer:VALID,size:ONE,size:ONE,FILE:NULL")
+    rp.add_argument("--timeout", type=float)
+    rp.add_argument("--json", action="store_true", help="print the result as JSON")
+    rp.set_defaults(func=cmd_repro)
 
     b = sub.add_parser("build", help="build target plugins that are stale")
     b.add_argument("--target")

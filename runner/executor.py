@@ -14,11 +14,12 @@ def _exec_path():
 
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
-                 resume=False, progress=None, scratch=None):
+                 resume=False, progress=None, scratch=None, memory_mb=None):
     """Runs the campaign; returns the executor's exit code (0, 2, 3 or 130)."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
-               "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch}
+               "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
+               "--memory-mb": memory_mb}
     for flag, value in options.items():
         if value is not None:
             argv += [flag, str(value)]

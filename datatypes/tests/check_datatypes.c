@@ -355,7 +355,7 @@ START_TEST(format_values)
 {
 	ck_assert_str_eq(build(&tb_type_format, "PCT_N").ptr, "%n");
 	ck_assert_uint_eq(strlen(build(&tb_type_format, "LONG").ptr), 4096);
-	ck_assert_str_eq(build(&tb_type_format, "HUGE_WIDTH").ptr, "%2147483647d");
+	ck_assert_str_eq(build(&tb_type_format, "HUGE_WIDTH").ptr, "%2147483648d");
 }
 END_TEST
 

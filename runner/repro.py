@@ -1,0 +1,64 @@
+"""`trebuchet repro`: one case, by index or by its values, run on its own.
+A case is named by (target, function, case index); the index is the mixed-
+radix number of its value indices, last parameter fastest, as in the executor."""
+import json
+import signal
+import subprocess
+
+from . import build, executor, paths
+from .errors import TrebuchetError
+
+
+def case_index(spec, function, values, datatypes):
+    """The case index of function for values ("datatype:VALUE" or "VALUE",
+    one per parameter)."""
+    lists = {d["name"]: [v["name"] for v in d["values"]] for d in datatypes}
+    if len(values) != len(function.params):
+        raise TrebuchetError(f"{function.name} takes {len(function.params)} values, "
+                             f"got {len(values)}", spec.path)
+    index = 0
+    for param, value in zip(function.params, values):
+        name = value.split(":", 1)[1] if ":" in value else value
+        if ":" in value and value.split(":", 1)[0] != param.datatype:
+            raise TrebuchetError(f"parameter {param.name} is of datatype {param.datatype}, "
+                                 f"not {value.split(':', 1)[0]}", spec.path)
+        choices = lists[param.datatype]
+        if name not in choices:
+            raise TrebuchetError(f"datatype {param.datatype} has no value {name}", spec.path)
+        index = index * len(choices) + choices.index(name)
+    return index
+
+
+def run_case(spec, function, index, timeout=None):
+    """Runs one case; returns its result as a dict."""
+    plugin = build.build_plugin(spec, quiet=True)
+    argv = [str(paths.EXEC), "--plugin", str(plugin), "--functions", function.name,
+            "--case", str(index)]
+    if timeout is not None:
+        argv += ["--timeout", str(timeout)]
+    out = subprocess.run(argv, capture_output=True, text=True)
+    if out.returncode:
+        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "), spec.path)
+    return json.loads(out.stdout)
+
+
+def describe(result):
+    """One line a person reads: the call, its outcome and what came back."""
+    call = f"{result['function']}({', '.join(result['values'])})"
+    outcome = result["outcome"]
+    if outcome == "ABORT" and result["signal"] >= 0:
+        detail = f"signal {result['signal']} ({signal.Signals(result['signal']).name})"
+    elif outcome == "ABORT":
+        detail = f"exit status {result['exit_status']}"
+    elif outcome == "PASS":
+        detail = (f"returned {result['ret']}, errno {result['errno']}, "
+                  f"error {'reported' if result['error_reported'] else 'not reported'}")
+    elif outcome == "SETUP":
+        detail = f"parameter {result['setup_param']} could not be built"
+    else:
+        detail = "did not return before the deadline"
+    return f"{call} case {result['case']}: {outcome}, {detail}"
+
+
+def datatypes_of(spec):
+    return executor.list_datatypes(build.build_plugin(spec, quiet=True))

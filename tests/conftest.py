@@ -1,0 +1,62 @@
+"""Shared helpers for the end-to-end suites: they drive the real `trebuchet`
+CLI (installed in the project's virtual environment) against real targets."""
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TREBUCHET = Path(sys.executable).parent / "trebuchet"
+
+
+def trebuchet(*args, cwd=None, env=None, check=True):
+    """Runs the CLI; returns the CompletedProcess (text output captured)."""
+    full_env = dict(os.environ, **(env or {}))
+    result = subprocess.run([str(TREBUCHET), *map(str, args)], cwd=cwd, env=full_env,
+                            capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"trebuchet {' '.join(map(str, args))} exited "
+                             f"{result.returncode}:\n{result.stderr}")
+    return result
+
+
+def query(db, sql, *params):
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def outcomes(db, run_id=None):
+    """{(function, case_index): (outcome, signal, exit_status, errno, error_reported)}"""
+    where = "WHERE run_id = ?" if run_id is not None else ""
+    rows = query(db, f"SELECT function, case_index, outcome, signal, exit_status, errno,"
+                     f" error_reported FROM results {where}", *([run_id] if run_id else []))
+    return {(r[0], r[1]): r[2:] for r in rows}
+
+
+def processes_under(path):
+    """PIDs of processes whose working directory lies under path."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if cwd.startswith(str(path)):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def sandbox_dirs(tmp_path):
+    """A working directory and a TMPDIR of the test's own, for runs whose
+    every trace must stay inside them."""
+    cwd, tmp = tmp_path / "cwd", tmp_path / "tmp"
+    cwd.mkdir()
+    tmp.mkdir()
+    tmp.chmod(0o755)
+    return cwd, tmp
