@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +19,28 @@ int tb_scratch_create(const char *parent, char *out, size_t outlen)
 	return mkdtemp(out) ? 0 : -1;
 }
 
+/* Whether pid is a live trebuchet-exec: not gone, not a zombie (a killed
+ * executor may wait unreaped), and not the pid reused by another program. */
+static int executor_alive(int pid)
+{
+	char path[64], stat[256];
+	FILE *f;
+	size_t n;
+	char *state;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	state = strrchr(stat, ')');
+	return strstr(stat, "(trebuchet-exec)") && state && state[1] == ' ' && state[2] != 'Z';
+}
+
 /* A run killed with SIGKILL cannot remove its root; the next run does, once
- * the process named in the root's name is gone. */
+ * the executor named in the root's name is gone. */
 void tb_scratch_sweep(const char *parent)
 {
 	DIR *dir = opendir(parent);
@@ -33,7 +52,7 @@ void tb_scratch_sweep(const char *parent)
 	while ((e = readdir(dir))) {
 		end = 0;
 		if (sscanf(e->d_name, "trebuchet-%d-%*6[A-Za-z0-9]%n", &pid, &end) == 1 &&
-		    end && !e->d_name[end] && pid > 0 && kill(pid, 0) && errno == ESRCH)
+		    end && !e->d_name[end] && pid > 0 && !executor_alive(pid))
 			tb_remove_tree(dirfd(dir), e->d_name);
 	}
 	closedir(dir);

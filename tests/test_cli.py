@@ -1,0 +1,31 @@
+"""The listing commands and the repro command."""
+from conftest import trebuchet
+
+
+def test_list_targets():
+    out = trebuchet("list", "targets").stdout
+    assert "stdio" in out and "selftest" in out
+
+
+def test_list_functions_shows_signatures_and_case_counts():
+    out = trebuchet("list", "functions", "--target", "stdio").stdout
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert len(lines) >= 25
+    assert "size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *stream)" in lines["stdio.fwrite"]
+    assert " 22113 cases" in lines["stdio.fwrite"]
+
+
+def test_list_datatypes_shows_inheritance():
+    out = trebuchet("list", "datatypes").stdout
+    assert "FILE: FILE * (inherits pointer)" in out
+    assert "BUF_LARGE" in out
+
+
+def test_repro_by_values_and_by_index_agree():
+    by_values = trebuchet("repro", "--target", "stdio", "--function", "fclose",
+                          "--values", "FILE:CLOSED").stdout
+    index = by_values.split(" case ")[1].split(":")[0]
+    by_index = trebuchet("repro", "--target", "stdio", "--function", "fclose",
+                         "--case", index).stdout
+    assert by_values == by_index
+    assert "ABORT" in by_values
