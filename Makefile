@@ -81,7 +81,7 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 # -rdynamic: plugins use the datatype helpers from the executor
 $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $(BUILD)/obj/harness/main.o \
+	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -o $@ $(BUILD)/obj/harness/main.o \
 		-Wl,--whole-archive $(BUILD)/lib/libtbdatatypes.a -Wl,--no-whole-archive \
 		$(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
 

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,17 +33,27 @@ struct slot {
 	long long start_us;
 	long long deadline_us;
 	struct tb_record *record;
+	char dir[16];    /* its directory in the scratch root */
+	int dir_fd;      /* kept open to empty it after each case */
 };
 
+/* The server's mutable state.  It lives in a mapping that fork() does not
+ * copy (MADV_DONTFORK): test processes never need it, and the server's
+ * writes to it after each fork would otherwise each cost a copy-on-write
+ * fault.  A test process must therefore not touch it: launch() hands the
+ * child only copies on its stack. */
 struct server {
 	const struct tb_server_config *cfg;
-	struct slot *slots;
+	struct slot slots[TB_SERVER_MAX_JOBS];
 	int running;
 	struct tb_request queue[QUEUE_SIZE];
 	int head, count;
 	int request_eof;
 	uint64_t nonce_state;
 	int result_fd;
+	struct tb_result out[TB_SERVER_MAX_JOBS];  /* results not yet sent */
+	int nout;
+	char dirents[8192];
 };
 
 static long long now_us(void)
@@ -61,21 +72,29 @@ static uint64_t next_nonce(struct server *s)
 	return z ^ (z >> 31);
 }
 
+/* The executor's stderr, kept above the descriptors the sandbox replaces. */
+static int server_stderr = 2;
+
 static void die(const char *what)
 {
-	fprintf(stderr, "trebuchet-exec: fork server: %s: %s\n", what, strerror(errno));
+	dprintf(server_stderr, "trebuchet-exec: fork server: %s: %s\n", what, strerror(errno));
 	_exit(3);
 }
 
 static void launch(struct server *s, struct slot *slot)
 {
-	const struct tb_request *req = &s->queue[s->head];
+	/* what the child needs, copied out of the server's unforked state */
+	const struct tb_server_config *cfg = s->cfg;
+	struct tb_request req = s->queue[s->head];
+	struct tb_record *record = slot->record;
+	char dir[sizeof(slot->dir)];
 	pid_t pid;
 
-	memset(slot->record, 0, sizeof(*slot->record));
-	slot->record->nonce = next_nonce(s);
-	slot->record->building = -1;
-	slot->req = *req;
+	memcpy(dir, slot->dir, sizeof(dir));
+	memset(record, 0, sizeof(*record));
+	record->nonce = next_nonce(s);
+	record->building = -1;
+	slot->req = req;
 	s->head = (s->head + 1) % QUEUE_SIZE;
 	s->count--;
 	slot->start_us = now_us();
@@ -83,19 +102,21 @@ static void launch(struct server *s, struct slot *slot)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0)
-		tb_case_run(&s->cfg->sandbox, &s->cfg->target->functions[req->fn],
-			    req->case_index, slot->record);
-	setpgid(pid, pid);  /* also done by the child: whichever runs first */
+		tb_case_run(&cfg->sandbox, &cfg->target->functions[req.fn], req.case_index,
+			    record, dir);
+	/* no setpgid(pid, pid) here: until the child has made its group, the
+	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
 	slot->timed_out = 0;
 	slot->deadline_us = slot->start_us + s->cfg->timeout_ms * 1000;
 	s->running++;
 }
 
-static void send_result(struct server *s, const struct tb_result *res)
+/* Sends the results gathered since the last call in one write. */
+static void send_results(struct server *s)
 {
-	const char *p = (const char *)res;
-	size_t left = sizeof(*res);
+	const char *p = (const char *)s->out;
+	size_t left = (size_t)s->nout * sizeof(s->out[0]);
 
 	while (left) {
 		ssize_t n = write(s->result_fd, p, left);
@@ -107,26 +128,24 @@ static void send_result(struct server *s, const struct tb_result *res)
 		p += n;
 		left -= (size_t)n;
 	}
+	s->nout = 0;
 }
 
 static void finish(struct server *s, struct slot *slot, int status)
 {
 	struct tb_observation obs = { status, slot->timed_out, slot->record };
-	struct tb_result res;
-	char dir[32];
+	struct tb_result *res = &s->out[s->nout++];
 
-	tb_classify(&obs, &res);
-	res.fn = slot->req.fn;
-	res.case_index = slot->req.case_index;
-	res.duration_us = now_us() - slot->start_us;
-	res.unused = 0;
+	tb_classify(&obs, res);
+	res->fn = slot->req.fn;
+	res->case_index = slot->req.case_index;
+	res->duration_us = now_us() - slot->start_us;
+	res->unused = 0;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
-	snprintf(dir, sizeof(dir), "c%d", (int)slot->pid);
-	tb_remove_tree(AT_FDCWD, dir);
+	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));
 	slot->pid = 0;
 	s->running--;
-	send_result(s, &res);
 }
 
 static struct slot *slot_of(struct server *s, pid_t pid)
@@ -230,20 +249,44 @@ static void kill_descendants(void)
 	}
 }
 
+static int make_slot(const struct tb_server_config *cfg, struct slot *slot,
+		     struct tb_record *record, int index)
+{
+	const struct tb_sandbox *sb = &cfg->sandbox;
+
+	slot->record = record;
+	snprintf(slot->dir, sizeof(slot->dir), "s%d", index);
+	if (mkdir(slot->dir, 0700) ||
+	    (sb->drop_privileges && chown(slot->dir, sb->uid, sb->gid)))
+		return -1;
+	slot->dir_fd = open(slot->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return slot->dir_fd < 0 ? -1 : 0;
+}
+
+static struct server *new_server(const struct tb_server_config *cfg, int result_fd)
+{
+	struct server *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (s == MAP_FAILED || madvise(s, sizeof(*s), MADV_DONTFORK))
+		die("mapping the server's state");
+	s->cfg = cfg;
+	s->result_fd = result_fd;
+	s->nonce_state = (uint64_t)now_us() ^ ((uint64_t)getpid() << 32);
+	return s;
+}
+
 static void serve(const struct tb_server_config *cfg, int request_fd, int result_fd,
 		  struct tb_record *records)
 {
-	struct server s = { .cfg = cfg, .result_fd = result_fd };
+	struct server *sp = new_server(cfg, result_fd);
 	struct pollfd fds[2];
 	sigset_t chld;
 	int i;
 
-	s.nonce_state = (uint64_t)now_us() ^ ((uint64_t)getpid() << 32);
-	s.slots = calloc((size_t)cfg->jobs, sizeof(*s.slots));
-	if (!s.slots)
-		die("calloc");
 	for (i = 0; i < cfg->jobs; i++)
-		s.slots[i].record = &records[i];
+		if (make_slot(cfg, &sp->slots[i], &records[i], i))
+			die("making a slot directory");
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
@@ -259,28 +302,31 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 	for (;;) {
 		long long timeout;
 
-		launch_ready(&s);
-		if (s.request_eof && !s.running && !s.count)
+		launch_ready(sp);
+		if (sp->nout)
+			send_results(sp);
+		if (sp->request_eof && !sp->running && !sp->count)
 			break;
-		timeout = watchdog(&s);
+		timeout = watchdog(sp);
 		/* stop reading requests while the queue is full or closed */
-		fds[1].fd = (s.request_eof || s.count == QUEUE_SIZE) ? -1 : request_fd;
+		fds[1].fd = (sp->request_eof || sp->count == QUEUE_SIZE) ? -1 : request_fd;
 		if (poll(fds, 2, (int)timeout) < 0 && errno != EINTR)
 			die("poll");
 		if (fds[0].revents) {
-			struct signalfd_siginfo info;
+			struct signalfd_siginfo info[16];
 
-			while (read(fds[0].fd, &info, sizeof(info)) > 0)
+			/* the count does not matter: reap() asks waitpid() */
+			while (read(fds[0].fd, info, sizeof(info)) == (ssize_t)sizeof(info))
 				;
-			reap(&s);
+			reap(sp);
 		}
 		if (fds[1].fd >= 0 && fds[1].revents)
-			read_requests(&s, request_fd);
-		if (s.request_eof && s.running) {
+			read_requests(sp, request_fd);
+		if (sp->request_eof && sp->running) {
 			/* the executor stopped early: drop what is in flight */
 			for (i = 0; i < cfg->jobs; i++)
-				if (s.slots[i].pid)
-					kill(-s.slots[i].pid, SIGKILL);
+				if (sp->slots[i].pid)
+					kill(-sp->slots[i].pid, SIGKILL);
 			break;
 		}
 	}
@@ -301,6 +347,9 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	setpgid(0, 0);
 	if (chdir(cfg->scratch_root))
 		die("chdir to the scratch directory");
+	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
+	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
+		die("applying the sandbox");
 	serve(cfg, request_fd, result_fd, records);
 	_exit(0);
 }

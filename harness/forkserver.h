@@ -12,6 +12,8 @@
 #include "sandbox.h"
 #include "target.h"
 
+#define TB_SERVER_MAX_JOBS 256
+
 struct tb_server_config {
 	const struct tb_target *target;
 	struct tb_sandbox sandbox;

@@ -5,9 +5,7 @@
  */
 #include <grp.h>
 #include <signal.h>
-#include <stdio.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sandbox.h"
@@ -19,29 +17,36 @@ static int limit(int resource, rlim_t value)
 	return setrlimit(resource, &rl);
 }
 
-static int enter_sandbox(const struct tb_sandbox *sb)
+int tb_sandbox_inherited(const struct tb_sandbox *sb)
+{
+	if (limit(RLIMIT_CORE, 0) || limit(RLIMIT_AS, sb->address_space) ||
+	    limit(RLIMIT_FSIZE, sb->file_size))
+		return -1;
+	if (dup2(sb->devnull_fd, 0) < 0 || dup2(sb->devnull_fd, 1) < 0 ||
+	    dup2(sb->devnull_fd, 2) < 0)
+		return -1;
+	/* the server stays root (uid): only its children become nobody */
+	if (sb->drop_privileges &&
+	    (limit(RLIMIT_NPROC, sb->processes) || setgroups(0, NULL) || setgid(sb->gid)))
+		return -1;
+	return 0;
+}
+
+/* The rest of the sandbox, per test process: what cannot be inherited (a
+ * process group and a CPU clock of its own, the server's descriptors
+ * closed, the unprivileged user, since the server must stay able to kill). */
+static int enter_sandbox(const struct tb_sandbox *sb, const char *dir)
 {
 	sigset_t none;
-	char dir[32];
 
 	sigemptyset(&none);
 	if (setpgid(0, 0) || sigprocmask(SIG_SETMASK, &none, NULL) ||
-	    prctl(PR_SET_PDEATHSIG, SIGKILL))
+	    prctl(PR_SET_PDEATHSIG, SIGKILL) || limit(RLIMIT_CPU, sb->cpu_seconds) ||
+	    close_range(3, ~0U, 0))
 		return -1;
-	if (limit(RLIMIT_CORE, 0) || limit(RLIMIT_AS, sb->address_space) ||
-	    limit(RLIMIT_FSIZE, sb->file_size) || limit(RLIMIT_CPU, sb->cpu_seconds))
+	if (sb->drop_privileges && setuid(sb->uid))
 		return -1;
-	if (dup2(sb->devnull_fd, 0) < 0 || dup2(sb->devnull_fd, 1) < 0 ||
-	    dup2(sb->devnull_fd, 2) < 0 || close_range(3, ~0U, 0))
-		return -1;
-	if (sb->drop_privileges &&
-	    (setgroups(0, NULL) || setgid(sb->gid) || setuid(sb->uid) ||
-	     limit(RLIMIT_NPROC, sb->processes)))
-		return -1;
-	snprintf(dir, sizeof(dir), "c%d", (int)getpid());
-	if (mkdir(dir, 0700) || chdir(dir))
-		return -1;
-	return 0;
+	return chdir(dir);
 }
 
 static void mark(uint64_t *where, uint64_t value)
@@ -50,7 +55,7 @@ static void mark(uint64_t *where, uint64_t value)
 }
 
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
-		 uint64_t case_index, struct tb_record *rec)
+		 uint64_t case_index, struct tb_record *rec, const char *dir)
 {
 	union tb_arg args[TB_MAX_PARAMS];
 	const struct tb_value *values[TB_MAX_PARAMS];
@@ -59,7 +64,7 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 	pid_t self;
 	int i;
 
-	if (enter_sandbox(sb))
+	if (enter_sandbox(sb, dir))
 		_exit(TB_EXIT_SANDBOX);
 	self = getpid();
 	tb_case_decode(case_index, pf->counts, pf->nparams, index);

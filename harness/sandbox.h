@@ -26,9 +26,18 @@ struct tb_sandbox {
 	rlim_t processes;       /* only applied when privileges are dropped */
 };
 
+/* The part of the sandbox every test process shares, applied once to the
+ * fork server itself so that its children inherit it: limits on core
+ * dumps, address space, file size and processes, /dev/null on descriptors
+ * 0 to 2, and (when dropping privileges) no supplementary groups and the
+ * unprivileged group.  0 or -1. */
+int tb_sandbox_inherited(const struct tb_sandbox *sb);
+
 /* Runs one case in the current (freshly forked) process.  Never returns.
- * The working directory must be the run's scratch root. */
+ * The working directory must be the run's scratch root, and dir the name of
+ * the (empty) slot directory in it where the case works. */
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
-		 uint64_t case_index, struct tb_record *rec) __attribute__((noreturn));
+		 uint64_t case_index, struct tb_record *rec, const char *dir)
+	__attribute__((noreturn));
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,23 +59,47 @@ void tb_scratch_sweep(const char *parent)
 	closedir(dir);
 }
 
+/* Reads fd's entries from the start and removes each; returns how many it
+ * saw besides "." and "..", or -1. */
+static int remove_entries(int fd, char *buf, size_t len)
+{
+	long n, pos;
+	int seen = 0;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = syscall(SYS_getdents64, fd, buf, len)) > 0) {
+		for (pos = 0; pos < n;) {
+			struct dirent64 *e = (struct dirent64 *)(buf + pos);
+
+			pos += e->d_reclen;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			seen++;
+			if (unlinkat(fd, e->d_name, 0) && tb_remove_tree(fd, e->d_name))
+				return -1;
+		}
+	}
+	return n < 0 ? -1 : seen;
+}
+
+int tb_empty_dir(int fd, void *buf, size_t len)
+{
+	int seen;
+
+	/* removing entries while reading may skip some: read again until a
+	 * pass finds none */
+	while ((seen = remove_entries(fd, buf, len)) > 0)
+		;
+	return seen;
+}
+
 static int remove_children(int fd)
 {
-	DIR *dir = fdopendir(fd);
-	struct dirent *e;
-	int rc = 0;
+	char buf[4096];
+	int rc = tb_empty_dir(fd, buf, sizeof(buf));
 
-	if (!dir) {
-		close(fd);
-		return -1;
-	}
-	while ((e = readdir(dir))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (unlinkat(dirfd(dir), e->d_name, 0) && tb_remove_tree(dirfd(dir), e->d_name))
-			rc = -1;
-	}
-	closedir(dir);
+	close(fd);
 	return rc;
 }
 

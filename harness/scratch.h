@@ -1,6 +1,8 @@
 /*
  * Scratch directories: one per run (the root, under the system's temporary
- * directory) and one per test process inside it, removed when it is reaped.
+ * directory) and one per executor slot inside it, emptied after each case.
+ * Slots reuse their directory because making and removing one per case costs
+ * a block allocation and a discard on filesystems mounted with discard.
  */
 #ifndef TREBUCHET_SCRATCH_H
 #define TREBUCHET_SCRATCH_H
@@ -12,6 +14,11 @@ int tb_scratch_create(const char *parent, char *out, size_t outlen);
 
 /* Removes the roots of runs whose executor is no longer alive. */
 void tb_scratch_sweep(const char *parent);
+
+/* Empties the directory open as fd, whatever the test left there, using
+ * buf (len bytes, at least 4096) for directory entries.  An empty directory
+ * costs two system calls.  0 or -1. */
+int tb_empty_dir(int fd, void *buf, size_t len);
 
 /* Removes name (relative to dirfd) and everything below it, whatever the
  * test left there (read-only files, unreadable directories).  0 or -1. */

@@ -372,7 +372,10 @@ START_TEST(server_classifies_real_processes)
 	ck_assert_int_eq(res.exit_status, 3);
 
 	ck_assert_int_eq(tb_server_stop(&srv), 0);
-	/* every case directory was removed as its process was reaped */
+	/* each slot's directory was emptied as its process was reaped */
+	ck_assert_int_eq(chdir(root), 0);
+	ck_assert_int_eq(rmdir("s0"), 0);
+	ck_assert_int_eq(rmdir("s1"), 0);
 	ck_assert_int_eq(rmdir(root), 0);
 }
 END_TEST

@@ -1,0 +1,80 @@
+"""The executor's throughput, measured against its floor.
+
+Prints, for one parallelism (default: the executor's own, twice the cores):
+  - a bare fork+exit+wait loop in a tiny process (bench/bare_fork.c);
+  - the executor running selftest's st_return, a function that returns at
+    once (every one of its 6561 cases, stored);
+  - a whole stdio campaign (5000-case cap);
+and the ratios the project holds itself to: engine >= 0.8 x bare, stdio
+campaign >= 0.5 x bare.  Each figure is the median of --repeat runs.
+
+    .venv/bin/python bench/throughput.py [--jobs N] [--repeat N] [--skip-stdio]
+"""
+import argparse
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXEC = ROOT / "build" / "bin" / "trebuchet-exec"
+BARE = ROOT / "build" / "bench" / "bare_fork"
+TREBUCHET = Path(sys.executable).parent / "trebuchet"
+
+
+def plugin(target):
+    subprocess.run([str(TREBUCHET), "build", "--target", target, "--quiet"], check=True)
+    return ROOT / "build" / "targets" / target / f"{target}.so"
+
+
+def bare_rate(jobs, count):
+    out = subprocess.run([str(BARE), str(jobs), str(count)], check=True,
+                         capture_output=True, text=True).stdout
+    return float(out.split()[1])
+
+
+def campaign_rate(target, jobs, extra):
+    """Cases stored per second of wall time, for one whole executor run."""
+    so = plugin(target)  # built (or found fresh) before the clock starts
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        start = time.perf_counter()
+        subprocess.run([str(EXEC), "--plugin", str(so), "--db", str(db),
+                        "--jobs", str(jobs), "--quiet", *extra], check=True)
+        elapsed = time.perf_counter() - start
+        with sqlite3.connect(db) as conn:
+            cases = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+    return cases / elapsed, cases
+
+
+def median_of(repeat, measure):
+    return statistics.median(measure() for _ in range(repeat))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-stdio", action="store_true")
+    args = parser.parse_args()
+
+    engine_cases = 6561
+    bare = median_of(args.repeat, lambda: bare_rate(args.jobs, engine_cases))
+    engine = median_of(args.repeat, lambda: campaign_rate(
+        "selftest", args.jobs, ["--functions", "st_return", "--cap", str(engine_cases)])[0])
+    print(f"parallelism            {args.jobs} cases in flight, {os.cpu_count()} cores")
+    print(f"bare fork+exit+wait    {bare:8.0f} cases/s")
+    print(f"executor, st_return    {engine:8.0f} cases/s   ratio {engine / bare:.2f}  (target >= 0.80)")
+    if not args.skip_stdio:
+        rates = [campaign_rate("stdio", args.jobs, []) for _ in range(args.repeat)]
+        stdio = statistics.median(r for r, _ in rates)
+        print(f"stdio campaign         {stdio:8.0f} cases/s   ratio {stdio / bare:.2f}  "
+              f"(target >= 0.50; {rates[0][1]} cases)")
+
+
+if __name__ == "__main__":
+    main()
