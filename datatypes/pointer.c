@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -15,12 +16,19 @@ static size_t page_size(void)
 	return (size_t)sysconf(_SC_PAGESIZE);
 }
 
+/* A page-size heap block, filled with a fixed pattern and freed: big
+ * enough that a struct read through it (a FILE is 216 bytes) finds the
+ * pattern and the allocator's own bookkeeping, never bytes left over from
+ * whatever the executor did before, which would differ from run to run. */
+#define FREED_SIZE 4096
+
 static int setup_freed(union tb_arg *out)
 {
-	void *p = malloc(64);
+	void *p = malloc(FREED_SIZE);
 
 	if (!p)
 		return -1;
+	memset(p, 0xA5, FREED_SIZE);
 	/* keep the address as a number: it is the point of the value */
 	out->u = (uintptr_t)p;
 	free(p);
@@ -92,7 +100,7 @@ static const struct tb_value pointer_values[] = {
 	{ .name = "NULL", .constant.ptr = NULL, .desc = "the null pointer" },
 	{ .name = "MINUS_ONE", .constant.u = UINTPTR_MAX, .desc = "all bits set" },
 	{ .name = "ONE", .constant.u = 1, .desc = "address 1" },
-	{ .name = "FREED", .setup = setup_freed, .desc = "a heap block already freed" },
+	{ .name = "FREED", .setup = setup_freed, .desc = "a 4 KiB heap block already freed" },
 	{ .name = "READ_ONLY", .setup = setup_read_only, .desc = "a page mapped read-only" },
 	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page" },
 	{ .name = "UNMAPPED", .setup = setup_unmapped, .desc = "the address of an unmapped page" },

@@ -7,6 +7,7 @@
  * 2 usage or input error, 3 harness failure, 130 interrupted (resumable).
  */
 #include <fcntl.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,6 +63,7 @@ static void settle_memory_layout(char **argv)
 }
 
 static volatile sig_atomic_t interrupted;
+static char tmpdir_env[4096 + 8];
 
 static void on_signal(int sig)
 {
@@ -252,8 +254,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cfg.scratch_root = scratch;
-	/* test processes write temporary files into the scratch directory too */
-	setenv("TMPDIR", scratch, 1);
+	/* test processes write temporary files into the scratch directory too;
+	 * putenv() of a static buffer, because setenv() would allocate by the
+	 * path's length and shift the heap the test processes inherit */
+	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", scratch);
+	putenv(tmpdir_env);
+	/* give freed heap pages back, so that the test processes find zeros,
+	 * not what this process did so far, in memory they did not write */
+	malloc_trim(0);
 	if (tb_server_start(&cfg, &server)) {
 		fprintf(stderr, "trebuchet-exec: cannot start the fork server\n");
 		tb_remove_tree(AT_FDCWD, scratch);

@@ -15,7 +15,10 @@
 
 int tb_scratch_create(const char *parent, char *out, size_t outlen)
 {
-	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%d-XXXXXX", parent, (int)getpid()) >= outlen)
+	/* fixed width: this path goes into the environment before the fork
+	 * server exists, and a heap allocation whose size followed the pid's
+	 * digits would shift what freed-memory values hold from run to run */
+	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%010d-XXXXXX", parent, (int)getpid()) >= outlen)
 		return -1;
 	return mkdtemp(out) ? 0 : -1;
 }
