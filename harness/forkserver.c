@@ -25,6 +25,10 @@
 #include "scratch.h"
 
 #define QUEUE_SIZE 1024
+/* Results are sent in batches of this many, or sooner when the request
+ * queue runs dry (the executor may be waiting on them to send more): fewer
+ * writes for the server, fewer wake-ups for the executor. */
+#define RESULT_BATCH 64
 
 struct slot {
 	pid_t pid;  /* 0: free */
@@ -51,7 +55,7 @@ struct server {
 	int request_eof;
 	uint64_t nonce_state;
 	int result_fd;
-	struct tb_result out[TB_SERVER_MAX_JOBS];  /* results not yet sent */
+	struct tb_result out[RESULT_BATCH + TB_SERVER_MAX_JOBS];  /* not yet sent */
 	int nout;
 	char dirents[8192];
 };
@@ -303,7 +307,7 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 		long long timeout;
 
 		launch_ready(sp);
-		if (sp->nout)
+		if (sp->nout >= RESULT_BATCH || (sp->nout && (!sp->count || sp->request_eof)))
 			send_results(sp);
 		if (sp->request_eof && !sp->running && !sp->count)
 			break;

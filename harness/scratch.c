@@ -71,7 +71,10 @@ static int remove_entries(int fd, char *buf, size_t len)
 
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -1;
-	while ((n = syscall(SYS_getdents64, fd, buf, len)) > 0) {
+	for (;;) {
+		n = syscall(SYS_getdents64, fd, buf, len);
+		if (n <= 0)
+			break;
 		for (pos = 0; pos < n;) {
 			struct dirent64 *e = (struct dirent64 *)(buf + pos);
 
@@ -82,6 +85,10 @@ static int remove_entries(int fd, char *buf, size_t len)
 			if (unlinkat(fd, e->d_name, 0) && tb_remove_tree(fd, e->d_name))
 				return -1;
 		}
+		/* room left for one more entry of the longest name: the kernel
+		 * had no more to give, so skip the call that would return 0 */
+		if ((size_t)n + sizeof(struct dirent64) <= len)
+			return seen;
 	}
 	return n < 0 ? -1 : seen;
 }
