@@ -1,7 +1,9 @@
 """The executor's throughput, measured against its floor.
 
 Prints, for one parallelism (default: the executor's own, twice the cores):
-  - a bare fork+exit+wait loop in a tiny process (bench/bare_fork.c);
+  - a bare fork+exit+wait loop in a tiny process (bench/bare_fork.c), and
+    for reference the same loop split over as many processes as the executor
+    has fork servers (one per core);
   - the executor running selftest's st_return, a function that returns at
     once (every one of its 6561 cases, stored);
   - a whole stdio campaign (5000-case cap);
@@ -31,8 +33,8 @@ def plugin(target):
     return ROOT / "build" / "targets" / target / f"{target}.so"
 
 
-def bare_rate(jobs, count):
-    out = subprocess.run([str(BARE), str(jobs), str(count)], check=True,
+def bare_rate(jobs, count, forkers=1):
+    out = subprocess.run([str(BARE), str(jobs), str(count), str(forkers)], check=True,
                          capture_output=True, text=True).stdout
     return float(out.split()[1])
 
@@ -63,11 +65,14 @@ def main():
     args = parser.parse_args()
 
     engine_cases = 6561
+    servers = min(os.cpu_count() or 1, args.jobs)
     bare = median_of(args.repeat, lambda: bare_rate(args.jobs, engine_cases))
+    bare_split = median_of(args.repeat, lambda: bare_rate(args.jobs, engine_cases, servers))
     engine = median_of(args.repeat, lambda: campaign_rate(
         "selftest", args.jobs, ["--functions", "st_return", "--cap", str(engine_cases)])[0])
     print(f"parallelism            {args.jobs} cases in flight, {os.cpu_count()} cores")
     print(f"bare fork+exit+wait    {bare:8.0f} cases/s")
+    print(f"  same, {servers} forkers     {bare_split:8.0f} cases/s   (reference: the executor forks from {servers} servers)")
     print(f"executor, st_return    {engine:8.0f} cases/s   ratio {engine / bare:.2f}  (target >= 0.80)")
     if not args.skip_stdio:
         rates = [campaign_rate("stdio", args.jobs, []) for _ in range(args.repeat)]

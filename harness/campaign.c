@@ -1,13 +1,11 @@
 /*
  * A campaign (campaign.h).  At most WINDOW requests are outstanding, which
- * keeps both pipes below their capacity: neither side ever blocks writing,
- * so the executor and its fork server cannot deadlock.
+ * keeps every pipe below its capacity: neither side ever blocks writing,
+ * so the executor and its fork servers cannot deadlock.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "campaign.h"
 #include "progress.h"
@@ -17,6 +15,9 @@
 struct function_plan {
 	uint64_t *cases;  /* to run, ascending */
 	size_t count, sent, received;
+	/* "datatype:VALUE" of each parameter's values, made once: the store
+	 * wants them for every case */
+	char **labels[TB_MAX_PARAMS];
 };
 
 /* Removes from cases[] (ascending) those in done[] (ascending). */
@@ -45,6 +46,33 @@ static void datatype_names(const struct tb_planned_function *pf, char *out, size
 					 pf->fn->params[i]);
 }
 
+static int make_labels(const struct tb_planned_function *pf, struct function_plan *plan)
+{
+	int i, v;
+
+	for (i = 0; i < pf->nparams; i++) {
+		plan->labels[i] = calloc((size_t)pf->counts[i], sizeof(char *));
+		if (!plan->labels[i])
+			return -1;
+		for (v = 0; v < pf->counts[i]; v++)
+			if (asprintf(&plan->labels[i][v], "%s:%s", pf->fn->params[i],
+				     pf->lists[i]->values[v]->name) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static void free_labels(const struct tb_planned_function *pf, struct function_plan *plan)
+{
+	int i, v;
+
+	for (i = 0; i < pf->nparams && plan->labels[i]; i++) {
+		for (v = 0; v < pf->counts[i]; v++)
+			free(plan->labels[i][v]);
+		free(plan->labels[i]);
+	}
+}
+
 static int plan_function(struct tb_campaign *c, int fn, struct function_plan *plan)
 {
 	const struct tb_planned_function *pf = &c->target->functions[fn];
@@ -67,30 +95,39 @@ static int plan_function(struct tb_campaign *c, int fn, struct function_plan *pl
 		return -1;
 	plan->count = without_done(plan->cases, (size_t)n, done, ndone);
 	free(done);
-	return 0;
+	return make_labels(pf, plan);
 }
 
-static void value_names(const struct tb_planned_function *pf, uint64_t case_index,
-			char *out, size_t len)
+/* The case's values, "datatype:VALUE" space-separated, into out. */
+static void value_names(const struct tb_planned_function *pf, const struct function_plan *plan,
+			uint64_t case_index, char *out, size_t len)
 {
 	int index[TB_MAX_PARAMS], i;
-	size_t used = 0;
+	char *p = out, *end = out + len - 1;
 
 	tb_case_decode(case_index, pf->counts, pf->nparams, index);
-	out[0] = '\0';
-	for (i = 0; i < pf->nparams && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, "%s%s:%s", i ? " " : "",
-					 pf->fn->params[i], pf->lists[i]->values[index[i]]->name);
+	for (i = 0; i < pf->nparams; i++) {
+		const char *label = plan->labels[i][index[i]];
+		size_t n = strlen(label);
+
+		if (i && p < end)
+			*p++ = ' ';
+		if (n > (size_t)(end - p))
+			n = (size_t)(end - p);
+		memcpy(p, label, n);
+		p += n;
+	}
+	*p = '\0';
 }
 
 /* Sends requests until WINDOW are outstanding or none are left. */
-static int send_requests(struct tb_campaign *c, struct function_plan *plans,
-			 int *next, size_t *outstanding)
+static int send_requests(struct tb_campaign *c, struct function_plan *plans, int *next)
 {
 	struct tb_request batch[WINDOW];
+	size_t outstanding = tb_pool_outstanding(c->servers);
 	int n = 0;
 
-	while (*outstanding + (size_t)n < WINDOW && *next < c->nselected) {
+	while (outstanding + (size_t)n < WINDOW && *next < c->nselected) {
 		struct function_plan *p = &plans[*next];
 
 		if (p->sent == p->count) {
@@ -102,13 +139,7 @@ static int send_requests(struct tb_campaign *c, struct function_plan *plans,
 		batch[n].case_index = p->cases[p->sent++];
 		n++;
 	}
-	*outstanding += (size_t)n;
-	/* each request is smaller than PIPE_BUF and the window keeps the pipe
-	 * from filling, so this write completes whole */
-	if (n && write(c->server->request_fd, batch, (size_t)n * sizeof(batch[0])) !=
-		 (ssize_t)((size_t)n * sizeof(batch[0])))
-		return -1;
-	return 0;
+	return tb_pool_send(c->servers, batch, n);
 }
 
 static int position_of(const struct tb_campaign *c, uint32_t fn)
@@ -134,7 +165,7 @@ static int store_result(struct tb_campaign *c, struct function_plan *plans,
 			pf->fn->name, (unsigned long long)r->case_index, r->exit_status);
 		return -1;
 	}
-	value_names(pf, r->case_index, names, sizeof(names));
+	value_names(pf, p, r->case_index, names, sizeof(names));
 	if (tb_store_add_result(c->store, c->run_id, pf->fn->name, names, r))
 		return -1;
 	tb_progress_count(progress, pf->fn->name, r->outcome);
@@ -143,43 +174,19 @@ static int store_result(struct tb_campaign *c, struct function_plan *plans,
 	return 0;
 }
 
-/* Reads at least one result (blocking); returns how many, 0 on interrupt,
- * -1 if the fork server is gone. */
-static int read_results(struct tb_campaign *c, struct tb_result *buf, int max)
-{
-	size_t got = 0;
-
-	for (;;) {
-		ssize_t n = read(c->server->result_fd, (char *)buf + got,
-				 (size_t)max * sizeof(*buf) - got);
-
-		if (n < 0 && errno == EINTR) {
-			if (*c->interrupted && got == 0)
-				return 0;
-			continue;
-		}
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-		if (got % sizeof(*buf) == 0)
-			return (int)(got / sizeof(*buf));
-	}
-}
-
 static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_t remaining)
 {
 	struct tb_progress_line progress;
 	struct tb_result results[64];
-	size_t outstanding = 0;
 	int next = 0, i, n;
 
 	tb_progress_start(&progress, c->progress, c->target->plugin->target, remaining);
 	while (remaining) {
 		if (*c->interrupted)
 			return tb_progress_end(&progress), TB_CAMPAIGN_INTERRUPTED;
-		if (send_requests(c, plans, &next, &outstanding))
+		if (send_requests(c, plans, &next))
 			goto server_gone;
-		n = read_results(c, results, 64);
+		n = tb_pool_receive(c->servers, results, 64);
 		if (n == 0)
 			continue;
 		if (n < 0)
@@ -187,14 +194,13 @@ static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_
 		for (i = 0; i < n; i++)
 			if (store_result(c, plans, &results[i], &progress))
 				return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;
-		outstanding -= (size_t)n;
 		remaining -= (uint64_t)n;
 	}
 	tb_progress_end(&progress);
 	return TB_CAMPAIGN_DONE;
 server_gone:
 	tb_progress_end(&progress);
-	fprintf(stderr, "trebuchet-exec: the fork server died; run again with --resume\n");
+	fprintf(stderr, "trebuchet-exec: a fork server died; run again with --resume\n");
 	return TB_CAMPAIGN_FAILED;
 }
 
@@ -221,8 +227,10 @@ out:
 		rc = TB_CAMPAIGN_FAILED;
 	if (rc == TB_CAMPAIGN_FAILED && tb_store_error(c->store)[0])
 		fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
-	for (i = 0; i < c->nselected; i++)
+	for (i = 0; i < c->nselected; i++) {
 		free(plans[i].cases);
+		free_labels(&c->target->functions[c->selected[i]], &plans[i]);
+	}
 	free(plans);
 	return rc;
 }

@@ -8,14 +8,14 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "forkserver.h"
+#include "pool.h"
 #include "store.h"
 #include "target.h"
 
 struct tb_campaign {
 	const struct tb_target *target;
 	struct tb_store *store;
-	struct tb_server *server;
+	struct tb_server_pool *servers;
 	int64_t run_id;
 	uint64_t seed, cap;
 	const int *selected;  /* function indices, in run order */

@@ -259,7 +259,7 @@ static int make_slot(const struct tb_server_config *cfg, struct slot *slot,
 	const struct tb_sandbox *sb = &cfg->sandbox;
 
 	slot->record = record;
-	snprintf(slot->dir, sizeof(slot->dir), "s%d", index);
+	snprintf(slot->dir, sizeof(slot->dir), "s%d", cfg->first_slot + index);
 	if (mkdir(slot->dir, 0700) ||
 	    (sb->drop_privileges && chown(slot->dir, sb->uid, sb->gid)))
 		return -1;
@@ -337,6 +337,26 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 	kill_descendants();
 }
 
+static int ascending_fds(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Closes every descriptor from 3 up except the three given. */
+static void keep_only(int a, int b, int c)
+{
+	int keep[3] = { a, b, c }, i;
+	unsigned from = 3;
+
+	qsort(keep, 3, sizeof(keep[0]), ascending_fds);
+	for (i = 0; i < 3; i++) {
+		if ((unsigned)keep[i] > from)
+			close_range(from, (unsigned)keep[i] - 1, 0);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
+}
+
 /* The executor reads every request's result before it sends more than the
  * pipe can hold, so a graceful stop is the request pipe closing with
  * nothing queued; an early stop is the pipe closing with cases in flight. */
@@ -354,6 +374,9 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
+	/* nothing else of the executor's: a pipe end of another server kept
+	 * open here would keep that server from ever seeing its end of input */
+	keep_only(request_fd, result_fd, server_stderr);
 	serve(cfg, request_fd, result_fd, records);
 	_exit(0);
 }

@@ -18,6 +18,7 @@ struct tb_server_config {
 	const struct tb_target *target;
 	struct tb_sandbox sandbox;
 	int jobs;
+	int first_slot;            /* its slot directories are s<first_slot + i> */
 	long timeout_ms;
 	const char *scratch_root;  /* the server works (and forks) from here */
 };

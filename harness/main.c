@@ -2,8 +2,8 @@
  * trebuchet-exec: runs one campaign of one target into the store.
  *
  * The order matters: the plugin is loaded and resolved (small), then the
- * fork server is forked while this process is still small, and only then is
- * the store opened and the case lists allocated.  Exit codes: 0 done, 1 never,
+ * fork servers (one per core) are forked while this process is still small,
+ * and only then is the store opened and the case lists allocated.  Exit codes: 0 done, 1 never,
  * 2 usage or input error, 3 harness failure, 130 interrupted (resumable).
  */
 #include <fcntl.h>
@@ -192,7 +192,7 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 
 /* --case: one case of one function, printed, nothing stored. */
 static int single_case(const struct tb_options *o, const struct tb_target *t,
-		       struct tb_server *srv)
+		       struct tb_server_pool *pool)
 {
 	int fn = o->functions ? tb_target_function(t, o->functions) : -1;
 
@@ -207,7 +207,7 @@ static int single_case(const struct tb_options *o, const struct tb_target *t,
 			(unsigned long long)o->case_index);
 		return 2;
 	}
-	return tb_repro(t, srv, fn, o->case_index, stdout) ? 3 : 0;
+	return tb_repro(t, pool, fn, o->case_index, stdout) ? 3 : 0;
 }
 
 static int list(const struct tb_options *o, const struct tb_target *t)
@@ -224,8 +224,8 @@ int main(int argc, char **argv)
 	static struct tb_target target;
 	struct tb_options o;
 	struct tb_server_config cfg = { .target = &target };
-	struct tb_server server = { .request_fd = -1, .result_fd = -1 };
-	struct tb_campaign c = { .target = &target, .server = &server,
+	static struct tb_server_pool servers;
+	struct tb_campaign c = { .target = &target, .servers = &servers,
 				 .interrupted = &interrupted };
 	char err[512], scratch[4096];
 	int *sel, rc;
@@ -262,8 +262,9 @@ int main(int argc, char **argv)
 	/* give freed heap pages back, so that the test processes find zeros,
 	 * not what this process did so far, in memory they did not write */
 	malloc_trim(0);
-	if (tb_server_start(&cfg, &server)) {
-		fprintf(stderr, "trebuchet-exec: cannot start the fork server\n");
+	if (tb_pool_start(&cfg, (int)sysconf(_SC_NPROCESSORS_ONLN), &servers)) {
+		tb_pool_stop(&servers);
+		fprintf(stderr, "trebuchet-exec: cannot start the fork servers\n");
 		tb_remove_tree(AT_FDCWD, scratch);
 		return 3;
 	}
@@ -271,8 +272,8 @@ int main(int argc, char **argv)
 	catch_signals();
 
 	if (o.single) {
-		rc = single_case(&o, &target, &server);
-		tb_server_stop(&server);
+		rc = single_case(&o, &target, &servers);
+		tb_pool_stop(&servers);
 		tb_remove_tree(AT_FDCWD, scratch);
 		return rc;
 	}
@@ -292,7 +293,7 @@ int main(int argc, char **argv)
 				target.plugin->target, o.db);
 	}
 	tb_store_close(c.store);
-	tb_server_stop(&server);
+	tb_pool_stop(&servers);
 	tb_remove_tree(AT_FDCWD, scratch);
 	free(sel);
 	return rc;

@@ -1,20 +1,21 @@
 /*
  * A single case (repro.h).
  */
-#include <unistd.h>
-
 #include "repro.h"
 
-int tb_repro(const struct tb_target *t, struct tb_server *srv, int fn, uint64_t index,
+int tb_repro(const struct tb_target *t, struct tb_server_pool *pool, int fn, uint64_t index,
 	     FILE *out)
 {
 	const struct tb_planned_function *pf = &t->functions[fn];
 	struct tb_request req = { .fn = (uint32_t)fn, .case_index = index };
 	struct tb_result r;
-	int values[TB_MAX_PARAMS], i;
+	int values[TB_MAX_PARAMS], i, n;
 
-	if (write(srv->request_fd, &req, sizeof(req)) != sizeof(req) ||
-	    read(srv->result_fd, &r, sizeof(r)) != sizeof(r))
+	if (tb_pool_send(pool, &req, 1))
+		return -1;
+	while ((n = tb_pool_receive(pool, &r, 1)) == 0)
+		;
+	if (n < 0)
 		return -1;
 	tb_case_decode(index, pf->counts, pf->nparams, values);
 	fprintf(out, "{\"function\": \"%s\", \"case\": %llu, \"values\": [", pf->fn->name,

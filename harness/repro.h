@@ -8,11 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "forkserver.h"
+#include "pool.h"
 #include "outcome.h"
 
 /* Runs case index of function fn; 0, or -1 if the fork server failed. */
-int tb_repro(const struct tb_target *t, struct tb_server *srv, int fn, uint64_t index,
+int tb_repro(const struct tb_target *t, struct tb_server_pool *pool, int fn, uint64_t index,
 	     FILE *out);
 
 #endif

@@ -1,0 +1,117 @@
+/*
+ * The fork servers of a run (pool.h).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include "pool.h"
+
+int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool)
+{
+	struct tb_server_config share = *cfg;
+	int i;
+
+	if (servers > cfg->jobs)
+		servers = cfg->jobs;
+	if (servers > TB_MAX_SERVERS)
+		servers = TB_MAX_SERVERS;
+	if (servers < 1)
+		servers = 1;
+	pool->n = 0;
+	share.first_slot = 0;
+	for (i = 0; i < servers; i++) {
+		/* the first jobs % servers servers take one slot more */
+		share.jobs = cfg->jobs / servers + (i < cfg->jobs % servers);
+		pool->outstanding[i] = 0;
+		if (tb_server_start(&share, &pool->servers[i]))
+			return -1;
+		pool->n++;
+		share.first_slot += share.jobs;
+	}
+	return 0;
+}
+
+static int least_busy(const struct tb_server_pool *pool)
+{
+	int i, best = 0;
+
+	for (i = 1; i < pool->n; i++)
+		if (pool->outstanding[i] < pool->outstanding[best])
+			best = i;
+	return best;
+}
+
+int tb_pool_send(struct tb_server_pool *pool, const struct tb_request *reqs, int n)
+{
+	int i;
+
+	/* one request per write: each is far below PIPE_BUF, so it arrives
+	 * whole, and callers keep the outstanding total below what a pipe holds */
+	for (i = 0; i < n; i++) {
+		int s = least_busy(pool);
+
+		if (write(pool->servers[s].request_fd, &reqs[i], sizeof(reqs[i])) !=
+		    (ssize_t)sizeof(reqs[i]))
+			return -1;
+		pool->outstanding[s]++;
+	}
+	return 0;
+}
+
+/* Reads whole results from server s: at least one, up to max. */
+static int read_from(struct tb_server_pool *pool, int s, struct tb_result *buf, int max)
+{
+	size_t got = 0;
+
+	for (;;) {
+		ssize_t n = read(pool->servers[s].result_fd, (char *)buf + got,
+				 (size_t)max * sizeof(*buf) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;  /* a result is half read: finish it */
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+		if (got % sizeof(*buf) == 0) {
+			pool->outstanding[s] -= got / sizeof(*buf);
+			return (int)(got / sizeof(*buf));
+		}
+	}
+}
+
+int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max)
+{
+	struct pollfd fds[TB_MAX_SERVERS];
+	int i;
+
+	for (i = 0; i < pool->n; i++) {
+		fds[i].fd = pool->servers[i].result_fd;
+		fds[i].events = POLLIN;
+	}
+	if (poll(fds, (nfds_t)pool->n, -1) < 0)
+		return errno == EINTR ? 0 : -1;
+	for (i = 0; i < pool->n; i++)
+		if (fds[i].revents)
+			return read_from(pool, i, buf, max);
+	return 0;
+}
+
+size_t tb_pool_outstanding(const struct tb_server_pool *pool)
+{
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < pool->n; i++)
+		total += pool->outstanding[i];
+	return total;
+}
+
+void tb_pool_stop(struct tb_server_pool *pool)
+{
+	int i;
+
+	for (i = 0; i < pool->n; i++)
+		tb_server_stop(&pool->servers[i]);
+	pool->n = 0;
+}

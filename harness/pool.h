@@ -1,0 +1,38 @@
+/*
+ * The fork servers of a run.  One server is a single process: on a machine
+ * of several cores it becomes the bottleneck (it pays for every fork), so a
+ * run has one server per core, up to one per slot, each owning a share of
+ * the slots.  The pool spreads requests to the least busy server and
+ * gathers results from all of them.
+ */
+#ifndef TREBUCHET_POOL_H
+#define TREBUCHET_POOL_H
+
+#include <stddef.h>
+
+#include "forkserver.h"
+#include "outcome.h"
+
+#define TB_MAX_SERVERS 64
+
+struct tb_server_pool {
+	int n;
+	struct tb_server servers[TB_MAX_SERVERS];
+	size_t outstanding[TB_MAX_SERVERS];
+};
+
+/* Starts min(servers, cfg->jobs) servers sharing cfg->jobs slots. */
+int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool);
+
+/* Sends each request to the server with the fewest outstanding. */
+int tb_pool_send(struct tb_server_pool *pool, const struct tb_request *reqs, int n);
+
+/* Waits for results and reads up to max of them: the count, 0 if a signal
+ * interrupted the wait, -1 if a server is gone. */
+int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max);
+
+size_t tb_pool_outstanding(const struct tb_server_pool *pool);
+
+void tb_pool_stop(struct tb_server_pool *pool);
+
+#endif
