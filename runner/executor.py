@@ -28,7 +28,14 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     if progress is not None:
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()
-    return subprocess.run(argv).returncode
+    proc = subprocess.Popen(argv)
+    while True:
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            # the executor got the same Ctrl-C: it stores what it has, stops
+            # its test processes and exits 130; wait for it to finish that
+            continue
 
 
 def list_functions(plugin):
