@@ -132,6 +132,14 @@ START_TEST(skip_list_drops_parent_values)
 }
 END_TEST
 
+/* Reads the first byte of a pointer-like value: a fault here is the test. */
+static char first_byte(const struct tb_datatype *type, const char *name)
+{
+	volatile char *p = build(type, name).ptr;
+
+	return p[0];
+}
+
 /* ---- pointer ---- */
 
 START_TEST(pointer_constants)
@@ -145,10 +153,7 @@ END_TEST
 
 START_TEST(read_only_reads)
 {
-	volatile char *p = build(&tb_type_pointer, "READ_ONLY").ptr;
-	char c = p[0];
-
-	(void)c;
+	first_byte(&tb_type_pointer, "READ_ONLY");
 }
 END_TEST
 
@@ -162,10 +167,7 @@ END_TEST
 
 START_TEST(no_access_faults_on_read)
 {
-	volatile char *p = build(&tb_type_pointer, "NO_ACCESS").ptr;
-	char c = p[0];
-
-	(void)c;
+	first_byte(&tb_type_pointer, "NO_ACCESS");
 }
 END_TEST
 
@@ -200,10 +202,7 @@ END_TEST
 
 START_TEST(buf_0_faults_at_first_byte)
 {
-	volatile char *p = build(&tb_type_buffer, "BUF_0").ptr;
-	char c = p[0];
-
-	(void)c;
+	first_byte(&tb_type_buffer, "BUF_0");
 }
 END_TEST
 
