@@ -18,7 +18,7 @@ DATATYPE_OBJ := $(DATATYPE_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ  := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o)
 SCHEMA_OBJ   := $(BUILD)/obj/results_sql.o
 EXEC         := $(BUILD)/bin/trebuchet-exec
-CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c)
+CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c targets/*/tests/check_*.c)
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
 BENCH_BIN    := $(BUILD)/bench/bare_fork
 
@@ -30,8 +30,9 @@ help: ## list the targets
 build: deps venv c ## install what is missing, build the executor and the Python package
 	@$(VENV)/bin/trebuchet build --all --quiet
 
-run: build ## run the main campaign (glibc stdio) into trebuchet.db
+run: build ## run the main campaigns (glibc stdio, then the real SFIO) into trebuchet.db
 	$(VENV)/bin/trebuchet run --target stdio --db trebuchet.db
+	$(VENV)/bin/trebuchet run --target sfio --db trebuchet.db
 
 test: build ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
@@ -90,6 +91,14 @@ $(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -rdynamic -o $@ $< \
 		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
 		$$(pkg-config --cflags --libs check) -lsqlite3 -ldl
+
+# a target's own Check suite also builds its sources and links its library
+SFIO_SRC := $(filter-out targets/sfio/tests/%,$(wildcard targets/sfio/*.c))
+$(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c $(SFIO_SRC) targets/sfio/sfio_abi.h $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
+		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
 
 $(BENCH_BIN): bench/bare_fork.c
 	@mkdir -p $(dir $@)

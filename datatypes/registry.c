@@ -10,7 +10,7 @@
 const struct tb_datatype *const tb_base_datatypes[] = {
 	&tb_type_pointer, &tb_type_buffer, &tb_type_size, &tb_type_int,
 	&tb_type_fd, &tb_type_path, &tb_type_mode, &tb_type_whence,
-	&tb_type_offset, &tb_type_file, &tb_type_format, &tb_type_string, NULL,
+	&tb_type_offset, &tb_type_file, &tb_type_format, &tb_type_string, &tb_type_command, NULL,
 };
 
 static int is_skipped(const struct tb_datatype *child, const char *name)

@@ -4,6 +4,7 @@
  * that settles a case first: a valid "returned" mark makes a PASS whatever
  * happened after it.
  */
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "outcome.h"
@@ -16,6 +17,17 @@ const char *const tb_outcome_names[] = {
 static int damaged(uint64_t mark, uint64_t expected)
 {
 	return mark && mark != expected;
+}
+
+/* A call that computes without end is stopped by its CPU limit: SIGXCPU at
+ * the soft limit, SIGKILL at the hard one.  Only a process that used its
+ * allowance was stopped by the limit; a SIGXCPU it raised itself is an
+ * ABORT like any other signal. */
+static int cpu_watchdog_fired(const struct tb_observation *obs, int sig)
+{
+	/* rusage and the limit check sample CPU time a little differently:
+	 * seen here, 995 ms reported at a 1 s limit */
+	return (sig == SIGXCPU || sig == SIGKILL) && obs->cpu_us >= obs->cpu_limit_us * 95 / 100;
 }
 
 void tb_classify(const struct tb_observation *obs, struct tb_result *res)
@@ -48,7 +60,7 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 		res->cleanup_failed = r->cleaned_mark != cleaned;
 		res->signal = res->cleanup_failed ? sig : -1;
 	} else if (r->calling_mark == calling) {
-		if (obs->timed_out) {
+		if (obs->timed_out || cpu_watchdog_fired(obs, sig)) {
 			res->outcome = TB_RESTART;
 		} else if (sig >= 0) {
 			res->outcome = TB_ABORT;

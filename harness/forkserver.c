@@ -4,6 +4,14 @@
  * as timeout, reap and report, and kill what has overrun.  It is a child
  * subreaper, so whatever a test forks and abandons comes back to it to be
  * killed and reaped.
+ *
+ * The watchdog follows what a call does, so that a slow call's outcome does
+ * not depend on how busy the machine is.  A call that computes is stopped by
+ * its CPU limit (sandbox.c), whatever other processes share the cores.  A
+ * call still asleep at the wall-clock deadline is killed there: blocked, it
+ * would wait for ever.  A call found runnable at the deadline is computing
+ * but has been kept from the CPU: its deadline moves on and its CPU limit
+ * decides, up to WALL_LIMIT deadlines in all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +34,7 @@
 #include "scratch.h"
 
 #define QUEUE_SIZE 1024
+#define WALL_LIMIT 10  /* most deadlines a runnable call is given */
 /* Results are sent in batches of this many, or sooner when the request
  * queue runs dry (the executor may be waiting on them to send more): fewer
  * writes for the server, fewer wake-ups for the executor. */
@@ -33,6 +43,7 @@
 struct slot {
 	pid_t pid;  /* 0: free */
 	int timed_out;
+	int extensions;  /* deadlines passed while runnable */
 	struct tb_request req;
 	long long start_us;
 	long long deadline_us;
@@ -112,6 +123,7 @@ static void launch(struct server *s, struct slot *slot)
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
 	slot->timed_out = 0;
+	slot->extensions = 0;
 	slot->deadline_us = slot->start_us + s->cfg->timeout_ms * 1000;
 	s->running++;
 }
@@ -135,9 +147,14 @@ static void send_results(struct server *s)
 	s->nout = 0;
 }
 
-static void finish(struct server *s, struct slot *slot, int status)
+static void finish(struct server *s, struct slot *slot, int status, const struct rusage *ru)
 {
-	struct tb_observation obs = { status, slot->timed_out, slot->record };
+	struct tb_observation obs = {
+		.status = status, .timed_out = slot->timed_out, .record = slot->record,
+		.cpu_us = (long long)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000 +
+			  ru->ru_utime.tv_usec + ru->ru_stime.tv_usec,
+		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000,
+	};
 	struct tb_result *res = &s->out[s->nout++];
 
 	tb_classify(&obs, res);
@@ -164,15 +181,37 @@ static struct slot *slot_of(struct server *s, pid_t pid)
 
 static void reap(struct server *s)
 {
+	struct rusage ru;
 	int status;
 	pid_t pid;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
 		struct slot *slot = slot_of(s, pid);
 
 		if (slot)
-			finish(s, slot, status);
+			finish(s, slot, status, &ru);
 	}
+}
+
+/* Whether pid is running or waiting for a CPU (state R), as opposed to
+ * asleep or stopped.  Read only when a deadline passes. */
+static int is_runnable(pid_t pid)
+{
+	char path[64], stat[512], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, stat, sizeof(stat) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = '\0';
+	end = strrchr(stat, ')');
+	return end && end[1] == ' ' && end[2] == 'R';
 }
 
 static long long watchdog(struct server *s)
@@ -185,11 +224,16 @@ static long long watchdog(struct server *s)
 
 		if (!slot->pid || slot->timed_out)
 			continue;
-		if (now >= slot->deadline_us) {
+		if (now >= slot->deadline_us && is_runnable(slot->pid) &&
+		    ++slot->extensions < WALL_LIMIT) {
+			slot->deadline_us += s->cfg->timeout_ms * 1000;
+		} else if (now >= slot->deadline_us) {
 			kill(-slot->pid, SIGKILL);
 			kill(slot->pid, SIGKILL);  /* in case it left its group */
 			slot->timed_out = 1;
-		} else if (next < 0 || slot->deadline_us < next) {
+			continue;
+		}
+		if (next < 0 || slot->deadline_us < next) {
 			next = slot->deadline_us;
 		}
 	}

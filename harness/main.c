@@ -83,7 +83,8 @@ static void catch_signals(void)
 static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
 {
 	struct passwd *nobody = getpwnam("nobody");
-	rlim_t cpu = (rlim_t)(o->timeout_ms * 2 / 1000 + 2);
+	/* whole seconds: the granularity of RLIMIT_CPU */
+	rlim_t cpu = (rlim_t)((o->timeout_ms + 999) / 1000);
 
 	*sb = (struct tb_sandbox){
 		.devnull_fd = open("/dev/null", O_RDWR),
@@ -92,7 +93,7 @@ static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
 		.gid = nobody ? nobody->pw_gid : 65534,
 		.address_space = (rlim_t)o->memory_mb << 20,
 		.file_size = (rlim_t)64 << 20,
-		/* above the watchdog, so a hang is a RESTART and not a SIGXCPU */
+		/* the watchdog of a call that computes (see forkserver.c) */
 		.cpu_seconds = cpu,
 		.processes = 4096,
 	};

@@ -43,8 +43,10 @@ struct tb_result {
 
 /* What the fork server saw of one finished test process. */
 struct tb_observation {
-	int status;                    /* from waitpid() */
-	int timed_out;                 /* the watchdog killed it */
+	int status;                    /* from wait4() */
+	int timed_out;                 /* the wall-clock watchdog killed it */
+	long long cpu_us;              /* CPU time it used, from wait4() */
+	long long cpu_limit_us;        /* its RLIMIT_CPU soft limit */
 	const struct tb_record *record;
 };
 

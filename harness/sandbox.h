@@ -22,13 +22,14 @@ struct tb_sandbox {
 	gid_t gid;
 	rlim_t address_space;   /* bytes */
 	rlim_t file_size;       /* bytes */
-	rlim_t cpu_seconds;
+	rlim_t cpu_seconds;     /* CPU time a call may use: its watchdog when it computes */
 	rlim_t processes;       /* only applied when privileges are dropped */
 };
 
 /* The part of the sandbox every test process shares, applied once to the
  * fork server itself so that its children inherit it: limits on core
- * dumps, address space, file size and processes, /dev/null on descriptors
+ * dumps, address space, file size (writes past it fail with EFBIG) and
+ * processes, /dev/null on descriptors
  * 0 to 2, and (when dropping privileges) no supplementary groups and the
  * unprivileged group.  0 or -1. */
 int tb_sandbox_inherited(const struct tb_sandbox *sb);

@@ -97,13 +97,20 @@ static struct tb_record record_with(int calling, int returned, int cleaned)
 	return r;
 }
 
-static struct tb_result classify(const struct tb_record *r, int status, int timed_out)
+static struct tb_result classify_cpu(const struct tb_record *r, int status, int timed_out,
+				     long long cpu_us)
 {
-	struct tb_observation obs = { status, timed_out, r };
+	struct tb_observation obs = { .status = status, .timed_out = timed_out, .record = r,
+				      .cpu_us = cpu_us, .cpu_limit_us = 1000000 };
 	struct tb_result res;
 
 	tb_classify(&obs, &res);
 	return res;
+}
+
+static struct tb_result classify(const struct tb_record *r, int status, int timed_out)
+{
+	return classify_cpu(r, status, timed_out, 1000);
 }
 
 #define EXITED(code) ((code) << 8)
@@ -159,6 +166,25 @@ START_TEST(deadline_during_call_is_restart)
 	struct tb_record r = record_with(1, 0, 0);
 
 	ck_assert_int_eq(classify(&r, KILLED(SIGKILL), 1).outcome, TB_RESTART);
+}
+END_TEST
+
+START_TEST(cpu_limit_reached_during_call_is_restart)
+{
+	struct tb_record r = record_with(1, 0, 0);
+
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 1000000).outcome, TB_RESTART);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGKILL), 0, 2000000).outcome, TB_RESTART);
+}
+END_TEST
+
+START_TEST(sigxcpu_raised_by_the_call_itself_is_abort)
+{
+	struct tb_record r = record_with(1, 0, 0);
+	struct tb_result res = classify_cpu(&r, KILLED(SIGXCPU), 0, 3000);
+
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGXCPU);
 }
 END_TEST
 
@@ -307,6 +333,7 @@ static void call_echo(const union tb_arg *a, struct tb_call *out) { out->ret = a
 static void call_crash(const union tb_arg *a, struct tb_call *out) { *(volatile int *)0 = 1; }
 static void call_hang(const union tb_arg *a, struct tb_call *out) { for (;;) pause(); }
 static void call_exit(const union tb_arg *a, struct tb_call *out) { exit(3); }
+static void call_spin(const union tb_arg *a, struct tb_call *out) { for (volatile int i = 0;; i++) ; }
 
 static const char *const one_int[] = { "int", NULL };
 static const struct tb_function functions[] = {
@@ -314,6 +341,7 @@ static const struct tb_function functions[] = {
 	{ .name = "crash", .params = one_int, .call = call_crash },
 	{ .name = "hang", .params = one_int, .call = call_hang },
 	{ .name = "exit", .params = one_int, .call = call_exit },
+	{ .name = "spin", .params = one_int, .call = call_spin },
 };
 
 static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t index)
@@ -331,14 +359,14 @@ static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t ind
 START_TEST(server_classifies_real_processes)
 {
 	static struct tb_value_list ints;
-	static struct tb_planned_function planned[4];
-	struct tb_target target = { .nfunctions = 4, .functions = planned };
+	static struct tb_planned_function planned[5];
+	struct tb_target target = { .nfunctions = 5, .functions = planned };
 	struct tb_server_config cfg = {
 		.target = &target, .jobs = 2, .timeout_ms = 300,
 		.sandbox = { .devnull_fd = open("/dev/null", O_RDWR),
 			     .drop_privileges = geteuid() == 0, .uid = 65534, .gid = 65534,
 			     .address_space = 1ull << 30, .file_size = 1 << 20,
-			     .cpu_seconds = 5, .processes = 4096 },
+			     .cpu_seconds = 1, .processes = 4096 },
 	};
 	char root[] = "/tmp/check-server-XXXXXX";
 	struct tb_server srv;
@@ -346,7 +374,7 @@ START_TEST(server_classifies_real_processes)
 	int i;
 
 	tb_datatype_flatten(&tb_type_int, &ints);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		planned[i].fn = &functions[i];
 		planned[i].nparams = 1;
 		planned[i].lists[0] = &ints;
@@ -370,6 +398,10 @@ START_TEST(server_classifies_real_processes)
 	res = run_one(&srv, 3, 0);
 	ck_assert_int_eq(res.outcome, TB_ABORT);
 	ck_assert_int_eq(res.exit_status, 3);
+	/* computing past the wall deadline: the CPU limit stops it */
+	res = run_one(&srv, 4, 0);
+	ck_assert_int_eq(res.outcome, TB_RESTART);
+	ck_assert_int_ge(res.duration_us, 1000000);
 
 	ck_assert_int_eq(tb_server_stop(&srv), 0);
 	/* each slot's directory was emptied as its process was reaped */
@@ -397,6 +429,8 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, signal_during_call_is_abort);
 	tcase_add_test(contract, exit_during_call_is_abort_with_status);
 	tcase_add_test(contract, deadline_during_call_is_restart);
+	tcase_add_test(contract, cpu_limit_reached_during_call_is_restart);
+	tcase_add_test(contract, sigxcpu_raised_by_the_call_itself_is_abort);
 	tcase_add_test(contract, failed_setup_is_setup_with_param);
 	tcase_add_test(contract, crash_in_setup_is_setup);
 	tcase_add_test(contract, silent_death_is_a_harness_failure);

@@ -1,0 +1,22 @@
+/*
+ * command: shell command lines, for functions that start a process
+ * (popen, sfpopen).  Every one ends by itself; none names a file outside
+ * the scratch directory.
+ */
+#include "datatype.h"
+
+static const struct tb_value command_values[] = {
+	{ .name = "TRUE", .constant.ptr = (void *)"true" },
+	{ .name = "CAT", .constant.ptr = (void *)"cat", .desc = "copies its input, /dev/null" },
+	{ .name = "ECHO", .constant.ptr = (void *)"echo hello" },
+	{ .name = "MISSING", .constant.ptr = (void *)"./no_such_command", .desc = "not found" },
+	{ .name = "EMPTY", .constant.ptr = (void *)"" },
+	{ 0 },
+};
+
+const struct tb_datatype tb_type_command = {
+	.name = "command",
+	.parent = &tb_type_pointer,
+	.ctype = "const char *",
+	.values = command_values,
+};

@@ -1,0 +1,68 @@
+"""The real SFIO as a target: known behaviour, determinism, and the stdio
+equivalents the reports set side by side."""
+import pytest
+
+from conftest import ROOT, outcomes, query, trebuchet
+from trebuchet.runner import spec as specs
+
+
+@pytest.fixture(scope="module")
+def sfio_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("sfio") / "sfio.db"
+    trebuchet("run", "--target", "sfio", "--functions", "sfclose,sfwrite,sfseek", "--db", db,
+              "--quiet")
+    return db
+
+
+def rows(db, function, like):
+    return query(db, "SELECT outcome, signal, error_reported FROM results"
+                     " WHERE function = ? AND value_names LIKE ?", function, like)
+
+
+def test_sfclose_null_passes(sfio_db):
+    assert rows(sfio_db, "sfclose", "Sfio_t:NULL") == [("PASS", None, 1)]
+
+
+def test_sfwrite_to_null_passes_reporting_an_error(sfio_db):
+    results = rows(sfio_db, "sfwrite", "Sfio_t:NULL %")
+    assert len(results) == 13 * 9
+    assert set(results) == {("PASS", None, 1)}
+
+
+def test_sfseek_on_null_passes(sfio_db):
+    results = rows(sfio_db, "sfseek", "Sfio_t:NULL %")
+    assert len(results) == 6 * 6 and {r[0] for r in results} == {"PASS"}
+
+
+def test_sfwrite_to_a_write_stream_passes_without_error(sfio_db):
+    assert rows(sfio_db, "sfwrite", "Sfio_t:WRITE Void_t:VALID size:ONE") == [("PASS", None, 0)]
+
+
+def test_inline_macros_are_tested_through_shims():
+    out = trebuchet("repro", "--target", "sfio", "--function", "sfputc", "--values",
+                    "Sfio_t:NULL,int:ZERO", "--json").stdout
+    # the macro dereferences the stream without a check, as SFIO's own does
+    assert '"outcome": "ABORT"' in out and '"signal": 11' in out
+    out = trebuchet("repro", "--target", "sfio", "--function", "sffileno", "--values",
+                    "Sfio_t:NULL", "--json").stdout
+    assert '"outcome": "PASS"' in out and '"ret": -1' in out
+
+
+def test_equivalents_name_stdio_functions():
+    sfio = specs.load(ROOT / "targets/sfio/sfio.yaml")
+    stdio = specs.load(ROOT / "targets/stdio/stdio.yaml")
+    pairs = [(f.name, f.equivalent) for f in sfio.functions if f.equivalent]
+    assert len(pairs) >= 20
+    assert len(sfio.functions) >= 36
+    for name, equivalent in pairs:
+        assert stdio.function(equivalent), f"{name}: no stdio function {equivalent}"
+
+
+def test_a_whole_sfio_campaign_is_deterministic(tmp_path):
+    db = tmp_path / "twice.db"
+    for _ in range(2):
+        trebuchet("run", "--target", "sfio", "--db", db, "--quiet")
+    first, second = outcomes(db, 1), outcomes(db, 2)
+    assert len(first) > 40000 and first.keys() == second.keys()
+    differing = {k: (first[k], second[k]) for k in first if first[k] != second[k]}
+    assert not differing, f"{len(differing)} cases differ, e.g. {list(differing.items())[:5]}"
