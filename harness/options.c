@@ -72,7 +72,9 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		.db = "trebuchet.db",
 		.cap = 5000,
 		.seed = 1,
-		.timeout_ms = 1000,
+		/* 2 s: a finite call that computes for most of a second (sfnputc
+		 * writing gigabytes) stays clear of the deadline on a busy machine */
+		.timeout_ms = 2000,
 		/* twice the cores: a case blocked until its deadline holds a
 		 * slot but not a core */
 		.jobs = (int)(ncpu > 0 ? 2 * ncpu : 2),

@@ -99,7 +99,7 @@ def _parser():
     run.add_argument("--functions", help="comma-separated functions (default: all)")
     run.add_argument("--cap", type=int, help="most cases per function (default 5000)")
     run.add_argument("--seed", type=int, help="seed of the case sample (default 1)")
-    run.add_argument("--timeout", type=float, help="seconds before a call is a RESTART (default 1)")
+    run.add_argument("--timeout", type=float, help="seconds of CPU or of sleep before a call is a RESTART (default 2)")
     run.add_argument("--jobs", type=int, help="cases in flight (default twice the cores)")
     run.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     run.add_argument("--resume", action="store_true", help="finish the target's last unfinished run")
