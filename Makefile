@@ -96,7 +96,7 @@ $(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 SFIO_SRC := $(filter-out targets/sfio/tests/%,$(wildcard targets/sfio/*.c))
 $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c $(SFIO_SRC) targets/sfio/sfio_abi.h $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itargets/sfio $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
+	$(CC) $(CPPFLAGS) -Itargets/sfio -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
 		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
 		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
 

@@ -79,6 +79,10 @@ extern const size_t tb_scratch_text_len;
 /* Fills buf with deterministic pseudo-random bytes (the same on every run). */
 void tb_garbage_fill(void *buf, size_t len);
 
+/* A guarded block of size such bytes: what a stray pointer to a struct
+ * sees.  NULL on failure. */
+void *tb_garbage_block(size_t size);
+
 extern const struct tb_datatype tb_type_pointer, tb_type_buffer, tb_type_size,
 	tb_type_int, tb_type_fd, tb_type_path, tb_type_mode, tb_type_whence,
 	tb_type_offset, tb_type_file, tb_type_format, tb_type_string, tb_type_command;

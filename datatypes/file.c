@@ -68,13 +68,7 @@ static int setup_stderr(union tb_arg *out) { return stream(out, stderr); }
 /* Random bytes the size of a FILE: what a stray pointer to a struct sees. */
 static int setup_garbage(union tb_arg *out)
 {
-	void *p = tb_guarded_block(sizeof(FILE));
-
-	if (!p)
-		return -1;
-	tb_garbage_fill(p, sizeof(FILE));
-	out->ptr = p;
-	return 0;
+	return (out->ptr = tb_garbage_block(sizeof(FILE))) ? 0 : -1;
 }
 
 static const struct tb_value file_values[] = {

@@ -25,6 +25,15 @@ void *tb_guarded_block(size_t size)
 	return base + span - size;
 }
 
+void *tb_garbage_block(size_t size)
+{
+	void *p = tb_guarded_block(size);
+
+	if (p)
+		tb_garbage_fill(p, size);
+	return p;
+}
+
 void tb_garbage_fill(void *buf, size_t len)
 {
 	/* splitmix64 from a fixed seed: garbage, but the same garbage every run */

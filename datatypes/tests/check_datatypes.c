@@ -18,17 +18,8 @@
 #include <unistd.h>
 
 #include "datatype.h"
-#include "scratch.h"
+#include "check_run.h"
 
-/* Each forked test makes its own directory under the suite's root, which
- * main() removes at the end, whatever the tests left there. */
-static void enter_scratch(void)
-{
-	char dir[] = "test-XXXXXX";
-
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(chdir(dir), 0);
-}
 
 /* Builds datatype:value, failing the test if it cannot be built. */
 static union tb_arg build(const struct tb_datatype *type, const char *name)
@@ -375,7 +366,7 @@ static Suite *datatype_suite(void)
 	Suite *s = suite_create("datatypes");
 	TCase *t = tcase_create("values");
 
-	tcase_add_checked_fixture(t, enter_scratch, NULL);
+	tcase_add_checked_fixture(t, check_enter_test_dir, NULL);
 	tcase_add_loop_test(t, required_names_exist, 0, sizeof(required) / sizeof(required[0]));
 	tcase_add_test(t, names_unique_within_each_datatype);
 	tcase_add_test(t, inherited_values_come_first_in_parent_order);
@@ -405,16 +396,5 @@ static Suite *datatype_suite(void)
 
 int main(void)
 {
-	char root[] = "/tmp/check-datatypes-XXXXXX";
-	SRunner *sr = srunner_create(datatype_suite());
-	int failed;
-
-	if (!mkdtemp(root) || chdir(root))
-		return 2;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (chdir("/") || tb_remove_tree(AT_FDCWD, root))
-		return 2;
-	return failed ? 1 : 0;
+	return check_run_in_scratch(datatype_suite());
 }

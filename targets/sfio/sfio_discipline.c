@@ -51,13 +51,7 @@ static int setup_null_functions(union tb_arg *out)
 
 static int setup_garbage(union tb_arg *out)
 {
-	Sfdisc_t *d = tb_guarded_block(sizeof(*d));
-
-	if (!d)
-		return -1;
-	tb_garbage_fill(d, sizeof(*d));
-	out->ptr = d;
-	return 0;
+	return (out->ptr = tb_garbage_block(sizeof(Sfdisc_t))) ? 0 : -1;
 }
 
 static const struct tb_value disc_values[] = {

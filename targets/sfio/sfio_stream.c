@@ -75,13 +75,7 @@ static int setup_stderr(union tb_arg *out) { return stream(out, sfstderr); }
 
 static int setup_garbage(union tb_arg *out)
 {
-	void *p = tb_guarded_block(GARBAGE_SIZE);
-
-	if (!p)
-		return -1;
-	tb_garbage_fill(p, GARBAGE_SIZE);
-	out->ptr = p;
-	return 0;
+	return (out->ptr = tb_garbage_block(GARBAGE_SIZE)) ? 0 : -1;
 }
 
 static const struct tb_value stream_values[] = {

@@ -13,18 +13,10 @@
 #include <unistd.h>
 
 #include "datatype.h"
-#include "scratch.h"
+#include "check_run.h"
 #include "sfio_abi.h"
 
 extern const struct tb_datatype tb_type_sfio_stream, tb_type_sfio_buffer;
-
-static void enter_scratch(void)
-{
-	char dir[] = "test-XXXXXX";
-
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(chdir(dir), 0);
-}
 
 static Sfio_t *stream(const char *name)
 {
@@ -169,30 +161,19 @@ END_TEST
 
 int main(void)
 {
-	char root[] = "/tmp/check-sfio-XXXXXX";
 	Suite *s = suite_create("sfio");
 	TCase *abi = tcase_create("abi"), *values = tcase_create("values");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(abi, standard_streams_read_through_the_prefix);
 	tcase_add_test(abi, a_stream_on_a_known_descriptor);
 	tcase_add_test(abi, putc_and_getc_macros_round_trip);
 	tcase_add_test(abi, macros_read_eof_and_error_bits);
-	tcase_add_checked_fixture(values, enter_scratch, NULL);
+	tcase_add_checked_fixture(values, check_enter_test_dir, NULL);
 	tcase_add_test(values, file_streams_carry_the_mode_bits);
 	tcase_add_test(values, stream_values_are_in_their_states);
 	tcase_add_test(values, closed_stream_was_sfclosed);
 	tcase_add_test(values, void_t_is_buffer_by_another_name);
 	suite_add_tcase(s, abi);
 	suite_add_tcase(s, values);
-	sr = srunner_create(s);
-	if (!mkdtemp(root) || chdir(root))
-		return 2;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (chdir("/") || tb_remove_tree(AT_FDCWD, root))
-		return 2;
-	return failed ? 1 : 0;
+	return check_run_in_scratch(s);
 }

@@ -1,0 +1,42 @@
+/*
+ * What the Check suites that build values share: each forked test works in
+ * a directory of its own under a root the runner removes at the end,
+ * whatever the tests (crashing ones included) left there.
+ */
+#ifndef TREBUCHET_CHECK_RUN_H
+#define TREBUCHET_CHECK_RUN_H
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "scratch.h"
+
+/* A checked fixture: a fresh directory for the test, made its cwd. */
+static inline void check_enter_test_dir(void)
+{
+	char dir[] = "test-XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+}
+
+/* Runs suite forked, under a temporary root; the process's exit status. */
+static inline int check_run_in_scratch(Suite *suite)
+{
+	char root[] = "/tmp/trebuchet-check-XXXXXX";
+	SRunner *sr = srunner_create(suite);
+	int failed;
+
+	if (!mkdtemp(root) || chdir(root))
+		return 2;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	if (chdir("/") || tb_remove_tree(AT_FDCWD, root))
+		return 2;
+	return failed ? 1 : 0;
+}
+
+#endif
