@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 harness failure,
 import argparse
 import json
 import sys
+import time
 
 from . import build, executor, repro, spec as specs
 from .errors import TrebuchetError
@@ -86,6 +87,23 @@ def cmd_export(args):
     return EXIT_OK
 
 
+def cmd_report(args):
+    from trebuchet.reports import report
+
+    started = time.perf_counter()
+    index = report.write(args.db or ["trebuchet.db"], args.out)
+    print(f"report written to {index} in {time.perf_counter() - started:.1f} s")
+    return EXIT_OK
+
+
+def cmd_compare(args):
+    from trebuchet.reports import compare
+
+    result = compare.compare(args.dbs, args.target)
+    print(json.dumps(result.as_dict(), indent=1) if args.json else compare.as_text(result))
+    return EXIT_OK
+
+
 def _split(text):
     return [s for s in text.split(",") if s] if text else None
 
@@ -127,6 +145,17 @@ def _parser():
     ls.add_argument("what", choices=["targets", "functions", "datatypes"])
     ls.add_argument("--target")
     ls.set_defaults(func=cmd_list)
+
+    rep = sub.add_parser("report", help="write the HTML report, summary.json, CSV and figures")
+    rep.add_argument("--db", action="append", help="a store (repeat for several; default ./trebuchet.db)")
+    rep.add_argument("--out", default="report", help="the directory to write (default ./report)")
+    rep.set_defaults(func=cmd_report)
+
+    cmp = sub.add_parser("compare", help="two runs of a target: rate deltas, new and vanished failures")
+    cmp.add_argument("dbs", nargs="+", help="two stores, or one store holding two runs")
+    cmp.add_argument("--target", help="the target (needed when the stores hold several)")
+    cmp.add_argument("--json", action="store_true")
+    cmp.set_defaults(func=cmd_compare)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     ex.add_argument("--db", default="trebuchet.db")

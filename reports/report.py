@@ -1,0 +1,57 @@
+"""`trebuchet report`: from one or more stores to DIR/index.html, the
+drill-down pages, summary.json, CSV tables and the figures (PNG and SVG).
+Every number is the metrics module's."""
+import csv
+import json
+from pathlib import Path
+
+from trebuchet.runner import spec as specs
+from trebuchet.runner.errors import TrebuchetError
+
+from . import figures, html, metrics, store
+
+VERSION = "0.1.0"
+
+
+def equivalents_of(target):
+    """{function: stdio equivalent} from the target's spec; empty if the
+    target has no spec here (a store from elsewhere)."""
+    try:
+        spec = specs.load(specs.find_spec(target))
+    except TrebuchetError:
+        return {}
+    return {f.name: f.equivalent for f in spec.functions if f.equivalent}
+
+
+def build(dbs):
+    conns = {str(db): store.connect(db) for db in dbs}
+    report = metrics.build_report([(c, db) for db, c in conns.items()], equivalents_of)
+    if not report.targets:
+        raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
+    return report, conns
+
+
+def _write_csv(path, rows):
+    rows = list(rows)
+    with open(path, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["empty"])
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def write(dbs, out):
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    report, conns = build(dbs)
+    drawn = figures.draw_all(out, report)
+    summary = report.as_dict()
+    summary["figures"] = drawn
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
+    _write_csv(out / "targets.csv", summary["targets"])
+    _write_csv(out / "functions.csv", ({k: v for k, v in f.items()
+                                        if k not in ("signals", "failing_values")}
+                                       for f in summary["functions"]))
+    _write_csv(out / "pairs.csv", summary["pairs"])
+    html.write_index(out, report, drawn, VERSION)
+    html.write_function_pages(out, report, conns, VERSION)
+    return out / "index.html"
