@@ -11,6 +11,7 @@ CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Wno-unused-parameter
 CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 APT_NEEDS  := check libsqlite3-dev libgvpr2 pkg-config sqlite3
+APT_TEST   := chromium
 
 DATATYPE_SRC := $(wildcard datatypes/*.c)
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
@@ -30,11 +31,12 @@ help: ## list the targets
 build: deps venv c ## install what is missing, build the executor and the Python package
 	@$(VENV)/bin/trebuchet build --all --quiet
 
-run: build ## run the main campaigns (glibc stdio, then the real SFIO) into trebuchet.db
+run: build ## run the main campaigns (glibc stdio, then the real SFIO) and write report/
 	$(VENV)/bin/trebuchet run --target stdio --db trebuchet.db
 	$(VENV)/bin/trebuchet run --target sfio --db trebuchet.db
+	$(VENV)/bin/trebuchet report --db trebuchet.db --out report
 
-test: build ## run every test: the Check suites, then pytest
+test: build deps-test ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
 	$(VENV)/bin/pytest -q tests
 
@@ -43,6 +45,9 @@ bench: build ## print the executor's throughput against a bare fork loop
 
 clean: ## remove what the build made
 	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
+
+deps-test: ## install what only the tests need (a headless browser)
+	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_TEST)"
 
 deps: ## install missing Debian packages (apt) once
 	@missing=""; for p in $(APT_NEEDS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -104,4 +109,4 @@ $(BENCH_BIN): bench/bare_fork.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
-.PHONY: help build run test bench clean deps venv c
+.PHONY: help build run test bench clean deps deps-test venv c

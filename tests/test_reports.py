@@ -1,0 +1,110 @@
+"""Reports: summary.json equals a recomputation from the store's raw rows,
+the figures show those numbers, the pages hold what a reader needs, and
+compare finds exactly the failing cases that came and went."""
+import json
+import shlex
+import subprocess
+
+import pytest
+
+from conftest import TREBUCHET, query, trebuchet
+
+STDIO = "fclose,fputs,fgetc,fwrite,fseek"
+SFIO = "sfclose,sfputr,sfgetc,sfwrite,sfseek"
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    base = tmp_path_factory.mktemp("report")
+    db = base / "r.db"
+    trebuchet("run", "--target", "stdio", "--functions", STDIO, "--cap", "400", "--db", db, "--quiet")
+    trebuchet("run", "--target", "sfio", "--functions", SFIO, "--cap", "400", "--db", db, "--quiet")
+    out = base / "out"
+    trebuchet("report", "--db", db, "--out", out)
+    return dict(db=db, out=out, summary=json.loads((out / "summary.json").read_text()))
+
+
+def rates_from_rows(db, run):
+    """Per-function (abort, restart, failure) rates straight from the rows."""
+    rows = query(db, "SELECT function, sum(outcome = 'ABORT'), sum(outcome = 'RESTART'),"
+                     " sum(outcome != 'SETUP') FROM results WHERE run_id = ? GROUP BY function", run)
+    return {f: (100.0 * a / n, 100.0 * r / n, 100.0 * (a + r) / n) for f, a, r, n in rows}
+
+
+def test_summary_equals_a_recomputation_from_the_rows(report):
+    summary = report["summary"]
+    for target in summary["targets"]:
+        expected = rates_from_rows(report["db"], target["run"])
+        functions = {f["name"]: f for f in summary["functions"] if f["target"] == target["target"]}
+        assert functions.keys() == expected.keys()
+        for name, (abort, restart, failure) in expected.items():
+            f = functions[name]
+            assert f["abort_rate"] == pytest.approx(abort)
+            assert f["restart_rate"] == pytest.approx(restart)
+            assert f["failure_rate"] == pytest.approx(failure)
+        mean = lambda i: sum(v[i] for v in expected.values()) / len(expected)  # noqa: E731
+        assert target["abort_rate"] == pytest.approx(mean(0))
+        assert target["restart_rate"] == pytest.approx(mean(1))
+        assert target["failure_rate"] == pytest.approx(mean(2))
+        cases = query(report["db"], "SELECT count(*) FROM results WHERE run_id = ?", target["run"])
+        assert target["cases"] == cases[0][0]
+
+
+def test_figure_a_bars_are_the_pair_rates(report):
+    summary = report["summary"]
+    figure = summary["figures"]["a"]
+    pairs = summary["pairs"]
+    assert len(pairs) == 5
+    assert figure["bars"]["sfio"] == pytest.approx([p["left_failure_rate"] for p in pairs])
+    assert figure["bars"]["stdio"] == pytest.approx([p["right_failure_rate"] for p in pairs])
+    assert figure["labels"][0] == f"{pairs[0]['left']} / {pairs[0]['right']}"
+    for name in figure["files"]:
+        assert (report["out"] / name).stat().st_size > 1000
+
+
+def test_figure_c_stacks_the_normalized_rates(report):
+    summary = report["summary"]
+    figure = summary["figures"]["c"]
+    assert figure["labels"] == [t["target"] for t in summary["targets"]]
+    assert figure["bars"]["ABORT"] == pytest.approx([t["abort_rate"] for t in summary["targets"]])
+    assert figure["bars"]["RESTART"] == pytest.approx([t["restart_rate"] for t in summary["targets"]])
+
+
+def test_page_sets_the_study_beside_ours_and_links_each_function(report):
+    page = (report["out"] / "index.html").read_text()
+    assert "The study's published figures" in page and "5.61%" in page and "0.44%" in page
+    for name in STDIO.split(","):
+        assert f'href="stdio-{name}.html"' in page
+    assert (report["out"] / "targets.csv").read_text().startswith("target,")
+
+
+def test_drill_down_commands_reproduce_their_cases(report):
+    page = (report["out"] / "stdio-fclose.html").read_text()
+    command = page.split("<code>trebuchet repro ")[1].split("</code>")[0]
+    args = shlex.split(command) + ["--json"]
+    result = json.loads(subprocess.run([str(TREBUCHET), "repro", *args], check=True,
+                                       capture_output=True, text=True).stdout)
+    stored = query(report["db"], "SELECT outcome FROM results JOIN runs ON runs.id = run_id"
+                                 " WHERE target = 'stdio' AND function = 'fclose' AND case_index = ?",
+                   result["case"])
+    assert stored == [(result["outcome"],)] and result["outcome"] in ("ABORT", "RESTART")
+
+
+def test_compare_finds_new_and_vanished_failures(tmp_path):
+    db = tmp_path / "c.db"
+    trebuchet("run", "--target", "stdio", "--functions", "fputs,fseek", "--cap", "60", "--db", db,
+              "--quiet")
+    trebuchet("run", "--target", "stdio", "--functions", "fputs,fseek", "--cap", "120",
+              "--seed", "7", "--db", db, "--quiet")
+    result = json.loads(trebuchet("compare", db, "--json").stdout)
+
+    def failing(run):
+        return set(query(db, "SELECT function, case_index FROM results WHERE run_id = ?"
+                             " AND outcome IN ('ABORT', 'RESTART')", run))
+
+    assert {(f["function"], f["case"]) for f in result["new_failures"]} == failing(2) - failing(1)
+    assert {(f["function"], f["case"]) for f in result["vanished_failures"]} == failing(1) - failing(2)
+    assert result["new_failures"]  # the larger sample finds failures the smaller one did not
+    for d in result["functions"]:
+        assert d["delta"] == pytest.approx(d["after_failure_rate"] - d["before_failure_rate"])
+    assert "new failing cases:" in trebuchet("compare", db).stdout
