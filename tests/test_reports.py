@@ -3,6 +3,8 @@ the figures show those numbers, the pages hold what a reader needs, and
 compare finds exactly the failing cases that came and went."""
 import json
 import shlex
+import shutil
+import sqlite3
 import subprocess
 
 import pytest
@@ -108,3 +110,21 @@ def test_compare_finds_new_and_vanished_failures(tmp_path):
     for d in result["functions"]:
         assert d["delta"] == pytest.approx(d["after_failure_rate"] - d["before_failure_rate"])
     assert "new failing cases:" in trebuchet("compare", db).stdout
+
+
+def test_figure_b_appears_with_a_robust_sfio_run(report, tmp_path):
+    """Until the hardened library exists, an sfio run relabelled robust_sfio
+    in a copy of the store stands in for its run: the figure must appear,
+    with its bars equal to the two runs' ABORT rates."""
+    db = tmp_path / "hardened.db"
+    shutil.copy(report["db"], db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET target = 'robust_sfio' WHERE target = 'sfio'")
+    both = tmp_path / "both"
+    trebuchet("report", "--db", report["db"], "--db", db, "--out", both)
+    summary = json.loads((both / "summary.json").read_text())
+    figure = summary["figures"]["b"]
+    assert sorted(figure["labels"]) == sorted(SFIO.split(","))
+    hardened = summary["hardened"]
+    assert figure["bars"]["sfio"] == pytest.approx([h["left_abort_rate"] for h in hardened])
+    assert figure["bars"]["robust_sfio"] == pytest.approx([h["right_abort_rate"] for h in hardened])
