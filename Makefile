@@ -21,7 +21,7 @@ SCHEMA_OBJ   := $(BUILD)/obj/results_sql.o
 EXEC         := $(BUILD)/bin/trebuchet-exec
 CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c targets/*/tests/check_*.c)
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
-BENCH_BIN    := $(BUILD)/bench/bare_fork
+BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 
 .DEFAULT_GOAL := help
 
@@ -105,8 +105,18 @@ $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c 
 		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
 		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
 
-$(BENCH_BIN): bench/bare_fork.c
+ROBUST_PARTS := targets/robust_sfio/robust_memory.c targets/robust_sfio/robust_registry.c
+$(BUILD)/targets/robust_sfio/tests/check_robust_parts: targets/robust_sfio/tests/check_robust_parts.c $(ROBUST_PARTS) $(wildcard targets/robust_sfio/*.h) $(BUILD)/lib/libtbdatatypes.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/robust_sfio $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_PARTS) \
+		$(BUILD)/lib/libtbdatatypes.a $$(pkg-config --cflags --libs check)
+
+$(BUILD)/bench/bare_fork: bench/bare_fork.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+$(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_PARTS) $(wildcard targets/robust_sfio/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Itargets/robust_sfio -o $@ $< $(ROBUST_PARTS)
 
 .PHONY: help build run test bench clean deps deps-test venv c

@@ -1,0 +1,16 @@
+/*
+ * Robust SFIO's memory check: whether a caller's buffer can be read (and
+ * written) for its stated length, decided before any state changes, so a
+ * failed check needs no roll-back (the study's third family of checks).
+ */
+#ifndef ROBUST_MEMORY_H
+#define ROBUST_MEMORY_H
+
+#include <stddef.h>
+
+/* 1 if the n bytes at p can all be read, and written too when want_write;
+ * 0 if not (NULL, unmapped, protected, or p + n wrapping around).  n == 0
+ * asks nothing of the memory and is always 1. */
+int rs_memory_ok(const void *p, size_t n, int want_write);
+
+#endif

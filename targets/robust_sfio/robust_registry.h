@@ -1,0 +1,20 @@
+/*
+ * Robust SFIO's registry of open streams: a stream pointer is valid when the
+ * library made it (sfopen, sfnew, sftmp, sfpopen, ...) or it is a standard
+ * stream, and it has not been closed since (the study's first family of
+ * checks).  A wild pointer is never dereferenced to find out.
+ */
+#ifndef ROBUST_REGISTRY_H
+#define ROBUST_REGISTRY_H
+
+#include <stdint.h>
+
+void rs_stream_add(const void *f);
+void rs_stream_remove(const void *f);
+int rs_stream_known(const void *f);
+
+/* Changes whenever a stream is removed, so that a remembered validation of
+ * a stream can tell it has gone stale. */
+uint64_t rs_stream_generation(void);
+
+#endif
