@@ -40,8 +40,9 @@ test: build deps-test ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
 	$(VENV)/bin/pytest -q tests
 
-bench: build ## print the executor's throughput against a bare fork loop
+bench: build ## print the executor's throughput, and what Robust SFIO's checks cost
 	$(VENV)/bin/python bench/throughput.py
+	$(BUILD)/bench/robust_checks
 
 clean: ## remove what the build made
 	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
