@@ -16,7 +16,7 @@
 #define TB_EXIT_SANDBOX 121
 
 struct tb_sandbox {
-	int devnull_fd;         /* opened once by the fork server */
+	int devnull_fd;         /* opened once by the executor */
 	int drop_privileges;    /* running as root: become uid/gid below */
 	uid_t uid;
 	gid_t gid;
