@@ -21,23 +21,6 @@
 #include "check_run.h"
 
 
-/* Builds datatype:value, failing the test if it cannot be built. */
-static union tb_arg build(const struct tb_datatype *type, const char *name)
-{
-	struct tb_value_list list;
-	union tb_arg arg;
-	int i;
-
-	ck_assert_int_eq(tb_datatype_flatten(type, &list), 0);
-	for (i = 0; i < list.count; i++)
-		if (!strcmp(list.values[i]->name, name)) {
-			ck_assert_msg(tb_value_build(list.values[i], &arg) == 0,
-				      "%s:%s could not be built", type->name, name);
-			return arg;
-		}
-	ck_abort_msg("%s has no value %s", type->name, name);
-	return arg;
-}
 
 /* ---- inheritance and required names ---- */
 
@@ -126,7 +109,7 @@ END_TEST
 /* Reads the first byte of a pointer-like value: a fault here is the test. */
 static char first_byte(const struct tb_datatype *type, const char *name)
 {
-	volatile char *p = build(type, name).ptr;
+	volatile char *p = check_build(type, name).ptr;
 
 	return p[0];
 }
@@ -135,10 +118,10 @@ static char first_byte(const struct tb_datatype *type, const char *name)
 
 START_TEST(pointer_constants)
 {
-	ck_assert_ptr_null(build(&tb_type_pointer, "NULL").ptr);
-	ck_assert_uint_eq(build(&tb_type_pointer, "MINUS_ONE").u, UINTPTR_MAX);
-	ck_assert_uint_eq(build(&tb_type_pointer, "ONE").u, 1);
-	ck_assert_uint_eq(build(&tb_type_pointer, "MISALIGNED").u & 1, 1);
+	ck_assert_ptr_null(check_build(&tb_type_pointer, "NULL").ptr);
+	ck_assert_uint_eq(check_build(&tb_type_pointer, "MINUS_ONE").u, UINTPTR_MAX);
+	ck_assert_uint_eq(check_build(&tb_type_pointer, "ONE").u, 1);
+	ck_assert_uint_eq(check_build(&tb_type_pointer, "MISALIGNED").u & 1, 1);
 }
 END_TEST
 
@@ -150,7 +133,7 @@ END_TEST
 
 START_TEST(read_only_faults_on_write)
 {
-	volatile char *p = build(&tb_type_pointer, "READ_ONLY").ptr;
+	volatile char *p = check_build(&tb_type_pointer, "READ_ONLY").ptr;
 
 	p[0] = 1;
 }
@@ -164,7 +147,7 @@ END_TEST
 
 START_TEST(unmapped_is_not_mapped)
 {
-	void *p = build(&tb_type_pointer, "UNMAPPED").ptr;
+	void *p = check_build(&tb_type_pointer, "UNMAPPED").ptr;
 
 	ck_assert_int_eq(msync(p, 4096, MS_ASYNC), -1);
 	ck_assert_int_eq(errno, ENOMEM);
@@ -173,7 +156,7 @@ END_TEST
 
 START_TEST(freed_is_a_released_heap_block)
 {
-	void *p = build(&tb_type_pointer, "FREED").ptr;
+	void *p = check_build(&tb_type_pointer, "FREED").ptr;
 
 	/* the allocator hands the same block out again: it was free */
 	ck_assert_ptr_eq(malloc(4096), p);
@@ -182,7 +165,7 @@ END_TEST
 
 START_TEST(valid_is_a_writable_page_then_a_guard)
 {
-	volatile char *p = build(&tb_type_pointer, "VALID").ptr;
+	volatile char *p = check_build(&tb_type_pointer, "VALID").ptr;
 
 	memset((char *)p, 'v', 4096);
 	p[4096] = 1;  /* the guard page */
@@ -199,7 +182,7 @@ END_TEST
 
 START_TEST(buf_1_has_one_byte)
 {
-	volatile char *p = build(&tb_type_buffer, "BUF_1").ptr;
+	volatile char *p = check_build(&tb_type_buffer, "BUF_1").ptr;
 
 	p[0] = 1;
 	p[1] = 1;
@@ -208,7 +191,7 @@ END_TEST
 
 START_TEST(buf_large_is_a_mebibyte)
 {
-	volatile char *p = build(&tb_type_buffer, "BUF_LARGE").ptr;
+	volatile char *p = check_build(&tb_type_buffer, "BUF_LARGE").ptr;
 
 	memset((char *)p, 1, 1 << 20);
 	p[1 << 20] = 1;
@@ -219,13 +202,13 @@ END_TEST
 
 START_TEST(numeric_constants)
 {
-	ck_assert_uint_eq(build(&tb_type_size, "SIZE_MAX").u, SIZE_MAX);
-	ck_assert_uint_eq(build(&tb_type_size, "NEG_ONE_INT").u, (size_t)(int)-1);
-	ck_assert_uint_eq(build(&tb_type_size, "PAGE_PLUS_1").u, 4097);
-	ck_assert_int_eq(build(&tb_type_int, "INT_MIN").i, INT_MIN);
-	ck_assert_int_eq(build(&tb_type_int, "CHAR_256").i, 256);
-	ck_assert_int_eq(build(&tb_type_whence, "END").i, SEEK_END);
-	ck_assert_int_eq(build(&tb_type_offset, "LLONG_MIN").i, LLONG_MIN);
+	ck_assert_uint_eq(check_build(&tb_type_size, "SIZE_MAX").u, SIZE_MAX);
+	ck_assert_uint_eq(check_build(&tb_type_size, "NEG_ONE_INT").u, (size_t)(int)-1);
+	ck_assert_uint_eq(check_build(&tb_type_size, "PAGE_PLUS_1").u, 4097);
+	ck_assert_int_eq(check_build(&tb_type_int, "INT_MIN").i, INT_MIN);
+	ck_assert_int_eq(check_build(&tb_type_int, "CHAR_256").i, 256);
+	ck_assert_int_eq(check_build(&tb_type_whence, "END").i, SEEK_END);
+	ck_assert_int_eq(check_build(&tb_type_offset, "LLONG_MIN").i, LLONG_MIN);
 }
 END_TEST
 
@@ -242,23 +225,23 @@ START_TEST(fd_values)
 	char byte;
 	int fd;
 
-	ck_assert_int_eq(access_mode(build(&tb_type_fd, "FILE_RDONLY").i), O_RDONLY);
-	ck_assert_int_eq(access_mode(build(&tb_type_fd, "FILE_WRONLY").i), O_WRONLY);
-	ck_assert_int_eq(access_mode(build(&tb_type_fd, "FILE_RDWR").i), O_RDWR);
-	fd = (int)build(&tb_type_fd, "CLOSED").i;
+	ck_assert_int_eq(access_mode(check_build(&tb_type_fd, "FILE_RDONLY").i), O_RDONLY);
+	ck_assert_int_eq(access_mode(check_build(&tb_type_fd, "FILE_WRONLY").i), O_WRONLY);
+	ck_assert_int_eq(access_mode(check_build(&tb_type_fd, "FILE_RDWR").i), O_RDWR);
+	fd = (int)check_build(&tb_type_fd, "CLOSED").i;
 	ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
 	ck_assert_int_eq(errno, EBADF);
-	ck_assert_int_eq(fstat((int)build(&tb_type_fd, "DIR").i, &st), 0);
+	ck_assert_int_eq(fstat((int)check_build(&tb_type_fd, "DIR").i, &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
-	fd = (int)build(&tb_type_fd, "PIPE_READ").i;
+	fd = (int)check_build(&tb_type_fd, "PIPE_READ").i;
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	ck_assert(S_ISFIFO(st.st_mode));
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	/* empty, and its writer still open: a blocking read would wait */
 	ck_assert_int_eq(read(fd, &byte, 1), -1);
 	ck_assert_int_eq(errno, EAGAIN);
-	ck_assert_int_eq(write((int)build(&tb_type_fd, "PIPE_WRITE").i, "x", 1), 1);
-	ck_assert_int_eq(fstat((int)build(&tb_type_fd, "DEV_NULL").i, &st), 0);
+	ck_assert_int_eq(write((int)check_build(&tb_type_fd, "PIPE_WRITE").i, "x", 1), 1);
+	ck_assert_int_eq(fstat((int)check_build(&tb_type_fd, "DEV_NULL").i, &st), 0);
 	ck_assert(S_ISCHR(st.st_mode));
 }
 END_TEST
@@ -270,23 +253,23 @@ START_TEST(path_values)
 	struct stat st;
 	const char *p;
 
-	ck_assert_int_eq(stat(build(&tb_type_path, "EXISTING").ptr, &st), 0);
+	ck_assert_int_eq(stat(check_build(&tb_type_path, "EXISTING").ptr, &st), 0);
 	ck_assert(S_ISREG(st.st_mode) && st.st_size > 8192);
-	ck_assert_int_eq(stat(build(&tb_type_path, "MISSING").ptr, &st), -1);
+	ck_assert_int_eq(stat(check_build(&tb_type_path, "MISSING").ptr, &st), -1);
 	ck_assert_int_eq(errno, ENOENT);
-	ck_assert_int_eq(stat(build(&tb_type_path, "MISSING_DIR").ptr, &st), -1);
+	ck_assert_int_eq(stat(check_build(&tb_type_path, "MISSING_DIR").ptr, &st), -1);
 	ck_assert_int_eq(errno, ENOENT);
-	ck_assert_int_eq(stat(build(&tb_type_path, "DIRECTORY").ptr, &st), 0);
+	ck_assert_int_eq(stat(check_build(&tb_type_path, "DIRECTORY").ptr, &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
-	ck_assert_str_eq(build(&tb_type_path, "EMPTY").ptr, "");
-	p = build(&tb_type_path, "TOO_LONG").ptr;
+	ck_assert_str_eq(check_build(&tb_type_path, "EMPTY").ptr, "");
+	p = check_build(&tb_type_path, "TOO_LONG").ptr;
 	ck_assert_uint_eq(strlen(p), PATH_MAX + 1);
 	ck_assert_int_eq(open(p, O_RDONLY), -1);
 	ck_assert_int_eq(errno, ENAMETOOLONG);
-	ck_assert_int_eq(stat(build(&tb_type_path, "READ_ONLY_FILE").ptr, &st), 0);
+	ck_assert_int_eq(stat(check_build(&tb_type_path, "READ_ONLY_FILE").ptr, &st), 0);
 	ck_assert_int_eq(st.st_mode & 0777, 0444);
 	/* every name is relative: it stays in the scratch directory */
-	ck_assert(((const char *)build(&tb_type_path, "EXISTING").ptr)[0] != '/');
+	ck_assert(((const char *)check_build(&tb_type_path, "EXISTING").ptr)[0] != '/');
 }
 END_TEST
 
@@ -294,10 +277,10 @@ END_TEST
 
 START_TEST(mode_values)
 {
-	ck_assert_ptr_nonnull(fopen(build(&tb_type_path, "EXISTING").ptr,
-				    build(&tb_type_mode, "R_PLUS").ptr));
-	ck_assert_str_eq(build(&tb_type_mode, "A_PLUS").ptr, "a+");
-	ck_assert_ptr_null(fopen("existing.txt", build(&tb_type_mode, "GARBAGE").ptr));
+	ck_assert_ptr_nonnull(fopen(check_build(&tb_type_path, "EXISTING").ptr,
+				    check_build(&tb_type_mode, "R_PLUS").ptr));
+	ck_assert_str_eq(check_build(&tb_type_mode, "A_PLUS").ptr, "a+");
+	ck_assert_ptr_null(fopen("existing.txt", check_build(&tb_type_mode, "GARBAGE").ptr));
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
@@ -306,24 +289,24 @@ END_TEST
 
 START_TEST(file_streams_are_in_their_states)
 {
-	FILE *f = build(&tb_type_file, "READ").ptr;
+	FILE *f = check_build(&tb_type_file, "READ").ptr;
 
 	ck_assert_int_eq(fgetc(f), 'T');
 	ck_assert_int_eq(fputc('x', f), EOF);  /* read-only */
-	ck_assert_int_eq(fputc('x', build(&tb_type_file, "WRITE").ptr), 'x');
-	ck_assert(feof((FILE *)build(&tb_type_file, "AT_EOF").ptr));
-	ck_assert(ferror((FILE *)build(&tb_type_file, "IN_ERROR").ptr));
-	f = build(&tb_type_file, "MEMSTREAM").ptr;
+	ck_assert_int_eq(fputc('x', check_build(&tb_type_file, "WRITE").ptr), 'x');
+	ck_assert(feof((FILE *)check_build(&tb_type_file, "AT_EOF").ptr));
+	ck_assert(ferror((FILE *)check_build(&tb_type_file, "IN_ERROR").ptr));
+	f = check_build(&tb_type_file, "MEMSTREAM").ptr;
 	ck_assert_int_ge(fputs("memory", f), 0);
 	ck_assert_int_eq(fflush(f), 0);
-	ck_assert_ptr_eq(build(&tb_type_file, "STDIN").ptr, stdin);
-	ck_assert_ptr_eq(build(&tb_type_file, "STDERR").ptr, stderr);
+	ck_assert_ptr_eq(check_build(&tb_type_file, "STDIN").ptr, stdin);
+	ck_assert_ptr_eq(check_build(&tb_type_file, "STDERR").ptr, stderr);
 }
 END_TEST
 
 START_TEST(file_closed_was_fclosed)
 {
-	FILE *closed = build(&tb_type_file, "CLOSED").ptr;
+	FILE *closed = check_build(&tb_type_file, "CLOSED").ptr;
 
 	/* its memory was released: the next stream is built in the same place */
 	ck_assert_ptr_eq(fopen("existing.txt", "w"), closed);
@@ -335,7 +318,7 @@ START_TEST(file_garbage_is_deterministic)
 	unsigned char expected[sizeof(FILE)];
 
 	tb_garbage_fill(expected, sizeof(expected));
-	ck_assert_mem_eq(build(&tb_type_file, "GARBAGE").ptr, expected, sizeof(FILE));
+	ck_assert_mem_eq(check_build(&tb_type_file, "GARBAGE").ptr, expected, sizeof(FILE));
 }
 END_TEST
 
@@ -343,15 +326,15 @@ END_TEST
 
 START_TEST(format_values)
 {
-	ck_assert_str_eq(build(&tb_type_format, "PCT_N").ptr, "%n");
-	ck_assert_uint_eq(strlen(build(&tb_type_format, "LONG").ptr), 4096);
-	ck_assert_str_eq(build(&tb_type_format, "HUGE_WIDTH").ptr, "%2147483648d");
+	ck_assert_str_eq(check_build(&tb_type_format, "PCT_N").ptr, "%n");
+	ck_assert_uint_eq(strlen(check_build(&tb_type_format, "LONG").ptr), 4096);
+	ck_assert_str_eq(check_build(&tb_type_format, "HUGE_WIDTH").ptr, "%2147483648d");
 }
 END_TEST
 
 START_TEST(unterminated_string_runs_into_guard)
 {
-	volatile char *s = build(&tb_type_string, "UNTERMINATED").ptr;
+	volatile char *s = check_build(&tb_type_string, "UNTERMINATED").ptr;
 
 	ck_assert_int_eq(s[63], 'x');
 	/* no NUL before the guard page: reading on must fault */

@@ -9,9 +9,30 @@
 #include <check.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "datatype.h"
 #include "scratch.h"
+
+/* Builds type:name, failing the test if it has no such value or the value
+ * cannot be built. */
+static inline union tb_arg check_build(const struct tb_datatype *type, const char *name)
+{
+	struct tb_value_list list;
+	union tb_arg arg = { 0 };
+	int i;
+
+	ck_assert_int_eq(tb_datatype_flatten(type, &list), 0);
+	for (i = 0; i < list.count; i++)
+		if (!strcmp(list.values[i]->name, name)) {
+			ck_assert_msg(tb_value_build(list.values[i], &arg) == 0,
+				      "%s:%s could not be built", type->name, name);
+			return arg;
+		}
+	ck_abort_msg("%s has no value %s", type->name, name);
+	return arg;
+}
 
 /* A checked fixture: a fresh directory for the test, made its cwd. */
 static inline void check_enter_test_dir(void)

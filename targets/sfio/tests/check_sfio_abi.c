@@ -20,18 +20,7 @@ extern const struct tb_datatype tb_type_sfio_stream, tb_type_sfio_buffer;
 
 static Sfio_t *stream(const char *name)
 {
-	struct tb_value_list list;
-	union tb_arg arg;
-	int i;
-
-	tb_datatype_flatten(&tb_type_sfio_stream, &list);
-	for (i = 0; i < list.count; i++)
-		if (!strcmp(list.values[i]->name, name)) {
-			ck_assert_int_eq(tb_value_build(list.values[i], &arg), 0);
-			return arg.ptr;
-		}
-	ck_abort_msg("Sfio_t has no value %s", name);
-	return NULL;
+	return check_build(&tb_type_sfio_stream, name).ptr;
 }
 
 /* ---- the ABI ---- */
