@@ -20,8 +20,6 @@
 #include "datatype.h"
 #include "check_run.h"
 
-
-
 /* ---- inheritance and required names ---- */
 
 static const char *const required[][16] = {
