@@ -128,7 +128,7 @@ static int send_requests(struct tb_campaign *c, struct function_plan *plans, int
 	int n = 0;
 
 	while (outstanding + (size_t)n < WINDOW && *next < c->nselected) {
-		struct function_plan *p = &plans[*next];
+		struct function_plan *p = &plans[c->selected[*next]];
 
 		if (p->sent == p->count) {
 			(*next)++;
@@ -142,21 +142,11 @@ static int send_requests(struct tb_campaign *c, struct function_plan *plans, int
 	return tb_pool_send(c->servers, batch, n);
 }
 
-static int position_of(const struct tb_campaign *c, uint32_t fn)
-{
-	int i;
-
-	for (i = 0; i < c->nselected; i++)
-		if ((uint32_t)c->selected[i] == fn)
-			return i;
-	return -1;
-}
-
 static int store_result(struct tb_campaign *c, struct function_plan *plans,
 			const struct tb_result *r, struct tb_progress_line *progress)
 {
 	const struct tb_planned_function *pf = &c->target->functions[r->fn];
-	struct function_plan *p = &plans[position_of(c, r->fn)];
+	struct function_plan *p = &plans[r->fn];
 	char names[1024];
 
 	if (r->outcome == TB_HARNESS) {
@@ -206,20 +196,23 @@ server_gone:
 
 int tb_campaign_run(struct tb_campaign *c)
 {
-	struct function_plan *plans = calloc((size_t)c->nselected, sizeof(*plans));
+	/* indexed by function, as results name them */
+	struct function_plan *plans = calloc((size_t)c->target->nfunctions, sizeof(*plans));
 	uint64_t remaining = 0;
 	int i, rc = TB_CAMPAIGN_FAILED;
 
 	if (!plans)
 		return TB_CAMPAIGN_FAILED;
 	for (i = 0; i < c->nselected; i++) {
-		if (plan_function(c, c->selected[i], &plans[i]))
+		struct function_plan *p = &plans[c->selected[i]];
+
+		if (plan_function(c, c->selected[i], p))
 			goto out;
-		if (plans[i].count == 0 &&
+		if (p->count == 0 &&
 		    tb_store_finish_function(c->store, c->run_id,
 					     c->target->functions[c->selected[i]].fn->name))
 			goto out;
-		remaining += plans[i].count;
+		remaining += p->count;
 	}
 	rc = run_plans(c, plans, remaining);
 out:
@@ -228,8 +221,8 @@ out:
 	if (rc == TB_CAMPAIGN_FAILED && tb_store_error(c->store)[0])
 		fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
 	for (i = 0; i < c->nselected; i++) {
-		free(plans[i].cases);
-		free_labels(&c->target->functions[c->selected[i]], &plans[i]);
+		free(plans[c->selected[i]].cases);
+		free_labels(&c->target->functions[c->selected[i]], &plans[c->selected[i]]);
 	}
 	free(plans);
 	return rc;

@@ -113,7 +113,7 @@ static int select_functions(const struct tb_target *t, const char *list, int *se
 	}
 	copy = strdup(list);
 	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		int fn = tb_target_function(t, name);
+		int fn = tb_target_function(t, name), i;
 
 		if (fn < 0) {
 			fprintf(stderr, "trebuchet-exec: target %s has no function '%s'\n",
@@ -121,6 +121,12 @@ static int select_functions(const struct tb_target *t, const char *list, int *se
 			free(copy);
 			return -1;
 		}
+		for (i = 0; i < *n; i++)
+			if (sel[i] == fn) {
+				fprintf(stderr, "trebuchet-exec: function '%s' is listed twice\n", name);
+				free(copy);
+				return -1;
+			}
 		sel[(*n)++] = fn;
 	}
 	free(copy);

@@ -41,7 +41,7 @@ static long seconds_to_ms(const char *arg)
 
 	if (*end || end == arg || !(s > 0) || s > 3600)
 		usage_error("--timeout wants seconds in (0, 3600]", arg);
-	return (long)(s * 1000 + 0.5) ? (long)(s * 1000 + 0.5) : 1;
+	return s < 0.001 ? 1 : (long)(s * 1000 + 0.5);
 }
 
 void tb_options_parse(int argc, char **argv, struct tb_options *o)

@@ -29,11 +29,6 @@ static const struct tb_value_list *resolve(const struct tb_plugin *p, const char
 	return &type_lists[ntypes++];
 }
 
-const struct tb_value_list *tb_target_values(const struct tb_target *t, const char *name)
-{
-	return resolve(t->plugin, name);
-}
-
 static int plan_function(const struct tb_plugin *p, const struct tb_function *fn,
 			 struct tb_planned_function *pf, char *err, size_t errlen)
 {

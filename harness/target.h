@@ -30,9 +30,6 @@ struct tb_target {
  * On failure returns -1 with a one-line reason in err. */
 int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen);
 
-/* The value list of a datatype by name (base or the plugin's own). */
-const struct tb_value_list *tb_target_values(const struct tb_target *t, const char *name);
-
 /* Index of the function called name, or -1. */
 int tb_target_function(const struct tb_target *t, const char *name);
 

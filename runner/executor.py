@@ -38,17 +38,18 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
             continue
 
 
-def list_functions(plugin):
-    out = subprocess.run([_exec_path(), "--plugin", str(plugin), "--list"],
-                         capture_output=True, text=True)
+def query(args, path=None):
+    """Runs trebuchet-exec with args for the JSON it prints; its one-line
+    error becomes a TrebuchetError naming path."""
+    out = subprocess.run([_exec_path(), *map(str, args)], capture_output=True, text=True)
     if out.returncode:
-        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "))
+        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "), path)
     return json.loads(out.stdout)
+
+
+def list_functions(plugin):
+    return query(["--plugin", plugin, "--list"])
 
 
 def list_datatypes(plugin=None):
-    argv = [_exec_path(), "--list-datatypes"] + (["--plugin", str(plugin)] if plugin else [])
-    out = subprocess.run(argv, capture_output=True, text=True)
-    if out.returncode:
-        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "))
-    return json.loads(out.stdout)
+    return query(["--list-datatypes"] + (["--plugin", plugin] if plugin else []))

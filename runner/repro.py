@@ -1,11 +1,9 @@
 """`trebuchet repro`: one case, by index or by its values, run on its own.
 A case is named by (target, function, case index); the index is the mixed-
 radix number of its value indices, last parameter fastest, as in the executor."""
-import json
 import signal
-import subprocess
 
-from . import build, executor, paths
+from . import build, executor
 from .errors import TrebuchetError
 
 
@@ -32,14 +30,10 @@ def case_index(spec, function, values, datatypes):
 def run_case(spec, function, index, timeout=None):
     """Runs one case; returns its result as a dict."""
     plugin = build.build_plugin(spec, quiet=True)
-    argv = [str(paths.EXEC), "--plugin", str(plugin), "--functions", function.name,
-            "--case", str(index)]
+    args = ["--plugin", plugin, "--functions", function.name, "--case", index]
     if timeout is not None:
-        argv += ["--timeout", str(timeout)]
-    out = subprocess.run(argv, capture_output=True, text=True)
-    if out.returncode:
-        raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "), spec.path)
-    return json.loads(out.stdout)
+        args += ["--timeout", timeout]
+    return executor.query(args, spec.path)
 
 
 def describe(result):

@@ -12,7 +12,7 @@ from typing import Optional
 
 import jsonschema
 
-from . import paths, yamlines
+from . import executor, paths, yamlines
 from .errors import TrebuchetError
 
 
@@ -76,11 +76,7 @@ def base_datatypes():
 
 @lru_cache(maxsize=None)
 def _list_base():
-    if not paths.EXEC.exists():
-        raise TrebuchetError(f"{paths.EXEC} is not built: run `make build`")
-    out = subprocess.run([str(paths.EXEC), "--list-datatypes"], check=True,
-                         capture_output=True, text=True).stdout
-    return json.loads(out)
+    return executor.list_datatypes()
 
 
 def find_spec(target):

@@ -75,6 +75,9 @@ def test_unknown_target_and_function(tmp_path):
     assert_input_error(trebuchet("run", "--target", "stdio", "--functions", "fclose,nosuch",
                                  "--db", tmp_path / "t.db", check=False),
                        "stdio.yaml", "no function 'nosuch'")
+    assert_input_error(trebuchet("run", "--target", "stdio", "--functions", "fclose,fclose",
+                                 "--db", tmp_path / "t.db", "--quiet", check=False),
+                       "function 'fclose' is listed twice")
 
 
 @pytest.fixture

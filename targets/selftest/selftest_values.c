@@ -15,7 +15,7 @@ static int setup_crashes(union tb_arg *out)
 	return 0;
 }
 
-static int setup_hangs(union tb_arg *out)
+static int __attribute__((noreturn)) setup_hangs(union tb_arg *out)
 {
 	for (;;)
 		pause();
