@@ -15,10 +15,8 @@
 
 int tb_scratch_create(const char *parent, char *out, size_t outlen)
 {
-	/* fixed width: this path goes into the environment before the fork
-	 * server exists, and a heap allocation whose size followed the pid's
-	 * digits would shift what freed-memory values hold from run to run */
-	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%010d-XXXXXX", parent, (int)getpid()) >= outlen)
+	/* the executor's pid, so that a later run can tell when it is gone */
+	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%d-XXXXXX", parent, (int)getpid()) >= outlen)
 		return -1;
 	return mkdtemp(out) ? 0 : -1;
 }
