@@ -22,6 +22,7 @@ EXEC         := $(BUILD)/bin/trebuchet-exec
 CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c targets/*/tests/check_*.c)
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
+ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
 
 .DEFAULT_GOAL := help
 
@@ -66,7 +67,7 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
-c: $(EXEC) $(CHECK_BIN) $(BENCH_BIN) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
@@ -106,18 +107,30 @@ $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c 
 		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
 		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
 
-ROBUST_PARTS := targets/robust_sfio/robust_memory.c targets/robust_sfio/robust_registry.c
-$(BUILD)/targets/robust_sfio/tests/check_robust_parts: targets/robust_sfio/tests/check_robust_parts.c $(ROBUST_PARTS) $(wildcard targets/robust_sfio/*.h) $(BUILD)/lib/libtbdatatypes.a
+# Robust SFIO: a shared library that carries SFIO's names and finds the real
+# SFIO in libgvpr.so.2 (targets/robust_sfio/robust_real.h)
+ROBUST_SRC  := $(filter-out targets/robust_sfio/tests/%,$(wildcard targets/robust_sfio/*.c))
+ROBUST_HDR  := $(wildcard targets/robust_sfio/*.h) targets/sfio/sfio_abi.h
+ROBUST_INC  := -Itargets/robust_sfio -Itargets/sfio
+$(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itargets/robust_sfio $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_PARTS) \
-		$(BUILD)/lib/libtbdatatypes.a $$(pkg-config --cflags --libs check)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fPIC -shared -Wl,-soname,librobust_sfio.so \
+		-o $@ $(ROBUST_SRC) -ldl -l:libgvpr.so.2
+
+# programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them
+ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio -l:libgvpr.so.2
+
+$(BUILD)/targets/robust_sfio/tests/%: targets/robust_sfio/tests/%.c $(ROBUST_LIB) $(BUILD)/lib/libtbdatatypes.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< \
+		$(BUILD)/lib/libtbdatatypes.a $$(pkg-config --cflags --libs check) $(ROBUST_LINK)
 
 $(BUILD)/bench/bare_fork: bench/bare_fork.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
-$(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_PARTS) $(wildcard targets/robust_sfio/*.h)
+$(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Itargets/robust_sfio -o $@ $< $(ROBUST_PARTS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_LINK)
 
 .PHONY: help build run test bench clean deps deps-test venv c

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from . import codegen, paths
+from . import spec as spec_module
 from .errors import TrebuchetError
 
 # -O2 as programs are built, but no _FORTIFY_SOURCE and no builtins: the
@@ -21,14 +22,25 @@ def plugin_path(spec):
 
 
 def _link_flags(spec):
-    return [f"-l:{lib}" if ".so" in lib else f"-l{lib}" for lib in spec.libraries]
+    """In the spec's order, which is the order the dynamic linker searches:
+    a library listed first is found ahead of those after it."""
+    flags = []
+    for lib in spec.libraries:
+        own = spec_module.built_library(lib)
+        if own:
+            flags += [str(own), f"-Wl,-rpath,{own.parent}"]
+        else:
+            flags.append(f"-l:{lib}" if ".so" in lib else f"-l{lib}")
+    return flags
 
 
 def _digest(spec, source, command):
     h = hashlib.sha256(source.encode())
     h.update(" ".join(command).encode())
-    inputs = [spec.folder / s for s in spec.sources] + sorted(spec.folder.glob("*.h"))
+    inputs = [spec.source_path(s) for s in spec.sources]
+    inputs += sorted(p for d in spec.include_dirs for p in d.glob("*.h"))
     inputs += sorted(p for d in paths.INCLUDE_DIRS for p in d.glob("*.h"))
+    inputs += [spec_module.built_library(l) for l in spec.libraries if spec_module.built_library(l)]
     for p in inputs:
         h.update(p.read_bytes())
     return h.hexdigest()
@@ -40,8 +52,8 @@ def build_plugin(spec, quiet=False):
     generated = out.with_suffix(".c")
     source = codegen.shim_source(spec)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
-               + [f"-I{spec.folder}", str(generated)]
-               + [str(spec.folder / s) for s in spec.sources]
+               + [f"-I{d}" for d in spec.include_dirs] + [str(generated)]
+               + [str(spec.source_path(s)) for s in spec.sources]
                + ["-o", str(out)] + _link_flags(spec))
     stamp = out.with_suffix(".digest")
     digest = _digest(spec, source, command)

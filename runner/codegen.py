@@ -62,6 +62,7 @@ def shim_source(spec):
             name=f.name, call=f.call, returns=f.returns, params=f.params,
             signature=f.signature.replace('"', '\\"'), args=", ".join(args),
             pointer_return=f.returns.endswith("*"), error_expr=error_expr(f)))
-    includes = [f'"{h}"' if (spec.folder / h).is_file() else f"<{h}>" for h in spec.includes]
+    includes = [f'"{h}"' if any((d / h).is_file() for d in spec.include_dirs) else f"<{h}>"
+                for h in spec.includes]
     return _template().render(spec=spec, spec_name=spec.path.name, functions=functions,
                               includes=includes)

@@ -1,7 +1,13 @@
 """Target specs: loading, validation against schemas/target.schema.json, and
 the checks a schema cannot make (unique names, known datatypes, parameters
 that exist, libraries that are installed).  Every error names the spec file
-and line."""
+and line.
+
+A spec may extend another (`extends: ../sfio/sfio.yaml`): it gets that
+spec's functions, datatypes and sources, and states what differs, such as
+the target name and the libraries linked.  One list of functions then serves
+two libraries."""
+import dataclasses
 import json
 import re
 import subprocess
@@ -55,10 +61,20 @@ class Spec:
     version_label: str = ""
     version_expr: Optional[str] = None
     description: str = ""
+    base_folders: tuple = ()  # folders of the specs this one extends
 
     @property
     def folder(self):
         return self.path.parent
+
+    @property
+    def include_dirs(self):
+        """Where the plugin's headers are found: this spec's folder first."""
+        return (self.folder,) + self.base_folders
+
+    def source_path(self, source):
+        """A source named in this spec, or (absolute) inherited from a base."""
+        return self.folder / source
 
     def function(self, name):
         return next((f for f in self.functions if f.name == name), None)
@@ -98,8 +114,8 @@ def available_targets():
                   if p.stem == p.parent.name)
 
 
-def load(path):
-    path = Path(path)
+def load(path, _extended_by=()):
+    path = Path(path).resolve()
     try:
         text = path.read_text()
     except OSError as e:
@@ -107,8 +123,30 @@ def load(path):
     data, lines = yamlines.load(text, path)
     _validate_schema(data, lines, path)
     spec = _build(data, path)
+    if "extends" in data:
+        spec = _extend(spec, data, lines, _extended_by + (path,))
     _check(spec, data, lines)
     return spec
+
+
+def _extend(spec, data, lines, chain):
+    base_path = (spec.folder / data["extends"]).resolve()
+    where = yamlines.line_of(lines, ("extends",))
+    if base_path in chain:
+        raise TrebuchetError(f"extends '{data['extends']}' goes round in a circle", spec.path, where)
+    if not base_path.is_file():
+        raise TrebuchetError(f"extends '{data['extends']}': no such spec file", spec.path, where)
+    base = load(base_path, chain)
+    stated = lambda key, own, inherited: own if key in data else inherited
+    return dataclasses.replace(
+        spec,
+        functions=base.functions + spec.functions,
+        includes=stated("includes", spec.includes, base.includes),
+        libraries=stated("libraries", spec.libraries, base.libraries),
+        sources=tuple(str(base.source_path(s)) for s in base.sources) + spec.sources,
+        datatypes={**base.datatypes, **spec.datatypes},
+        description=spec.description or base.description,
+        base_folders=base.include_dirs)
 
 
 def _validate_schema(data, lines, path):
@@ -123,7 +161,7 @@ def _validate_schema(data, lines, path):
 
 def _build(data, path):
     functions = []
-    for f in data["functions"]:
+    for f in data.get("functions", ()):
         err = f["error"]
         functions.append(Function(
             name=f["name"], call=f.get("call", f["name"]), returns=f["returns"].strip(),
@@ -145,6 +183,8 @@ def _check(spec, data, lines):
     def fail(message, *where):
         raise TrebuchetError(message, spec.path, yamlines.line_of(lines, where))
 
+    if not spec.functions:
+        fail("a spec lists functions, or extends a spec that does", "target")
     known = set(base_datatypes()) | set(spec.datatypes)
     seen = set()
     for i, f in enumerate(spec.functions):
@@ -160,11 +200,19 @@ def _check(spec, data, lines):
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")
     for i, source in enumerate(spec.sources):
-        if not (spec.folder / source).is_file():
+        if not spec.source_path(source).is_file():
             fail(f"source file '{source}' not found in {spec.folder}", "sources", i)
     for i, lib in enumerate(spec.libraries):
-        if not library_installed(lib):
+        if built_library(lib) and not built_library(lib).is_file():
+            fail(f"library '{lib}' is not built (make build builds it)", "libraries", i)
+        if not built_library(lib) and not library_installed(lib):
             fail(f"library '{lib}' is not installed", "libraries", i)
+
+
+def built_library(name):
+    """The path of a library the project builds itself, named by its path
+    from the project root (build/lib/librobust_sfio.so); None for others."""
+    return paths.ROOT / name if "/" in name else None
 
 
 def library_installed(name):

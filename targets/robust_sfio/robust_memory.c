@@ -25,12 +25,15 @@ static size_t page_size(void)
 	return size;
 }
 
-/* Checks the pages [first, first + count) with at most PAGES_PER_CALL iovecs. */
-static int pages_ok(uintptr_t start, uintptr_t first, size_t count, int want_write)
+/* How many of the pages [first, first + count) can be used, counted from the
+ * first: process_vm_readv/writev stop at the first iovec they cannot copy,
+ * and every iovec here is one byte of one page.  count <= PAGES_PER_CALL. */
+static size_t good_pages(uintptr_t start, uintptr_t first, size_t count, int want_write)
 {
 	struct iovec local = { 0 }, remote[PAGES_PER_CALL];
 	unsigned char bytes[PAGES_PER_CALL];
 	pid_t self = getpid();
+	ssize_t readable;
 	size_t i;
 
 	for (i = 0; i < count; i++) {
@@ -42,27 +45,53 @@ static int pages_ok(uintptr_t start, uintptr_t first, size_t count, int want_wri
 	}
 	local.iov_base = bytes;
 	local.iov_len = count;
-	if (process_vm_readv(self, &local, 1, remote, count, 0) != (ssize_t)count)
-		return 0;
-	return !want_write || process_vm_writev(self, &local, 1, remote, count, 0) == (ssize_t)count;
+	readable = process_vm_readv(self, &local, 1, remote, count, 0);
+	if (readable <= 0 || !want_write)
+		return readable > 0 ? (size_t)readable : 0;
+	local.iov_len = (size_t)readable;
+	readable = process_vm_writev(self, &local, 1, remote, (unsigned long)readable, 0);
+	return readable > 0 ? (size_t)readable : 0;
+}
+
+/* The usable length from p, up to n (n >= 1, p + n - 1 not wrapping). */
+static size_t usable(uintptr_t start, size_t n, int want_write)
+{
+	uintptr_t last = start + (n - 1), first = start & ~(uintptr_t)(page_size() - 1), page;
+
+	for (page = first; page <= last; page += PAGES_PER_CALL * page_size()) {
+		size_t left = (last - page) / page_size() + 1;
+		size_t want = left < PAGES_PER_CALL ? left : PAGES_PER_CALL;
+		size_t good = good_pages(start, page, want, want_write);
+
+		if (good < want) {
+			uintptr_t end = page + good * page_size();
+
+			return end > start ? end - start : 0;
+		}
+		if (left <= PAGES_PER_CALL)
+			break;
+	}
+	return n;
 }
 
 int rs_memory_ok(const void *p, size_t n, int want_write)
 {
-	uintptr_t start = (uintptr_t)p, last, page, first;
+	uintptr_t start = (uintptr_t)p, last;
 
 	if (n == 0)
 		return 1;
 	if (!p || __builtin_add_overflow(start, n - 1, &last))
 		return 0;
-	first = start & ~(uintptr_t)(page_size() - 1);
-	for (page = first; page <= last; page += PAGES_PER_CALL * page_size()) {
-		size_t left = (last - page) / page_size() + 1;
+	return usable(start, n, want_write) == n;
+}
 
-		if (!pages_ok(start, page, left < PAGES_PER_CALL ? left : PAGES_PER_CALL, want_write))
-			return 0;
-		if (left <= PAGES_PER_CALL)
-			break;
-	}
-	return 1;
+size_t rs_memory_span(const void *p, size_t max, int want_write)
+{
+	uintptr_t start = (uintptr_t)p, last;
+
+	if (!p || max == 0)
+		return 0;
+	if (__builtin_add_overflow(start, max - 1, &last))
+		max = UINTPTR_MAX - start + 1;
+	return usable(start, max, want_write);
 }

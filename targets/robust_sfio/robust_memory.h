@@ -13,4 +13,8 @@
  * asks nothing of the memory and is always 1. */
 int rs_memory_ok(const void *p, size_t n, int want_write);
 
+/* How many bytes from p, up to max, can be read (and written): the length
+ * up to the first page that cannot be, so a page-granular answer. */
+size_t rs_memory_span(const void *p, size_t max, int want_write);
+
 #endif

@@ -12,7 +12,7 @@
 
 static uintptr_t *slots;
 static size_t capacity, used;  /* used counts live entries and tombstones */
-static uint64_t generation;
+uint64_t rs_registry_generation;
 
 static size_t home(uintptr_t key)
 {
@@ -50,16 +50,17 @@ static int grow(void)
 	return 0;
 }
 
-void rs_stream_add(const void *f)
+int rs_stream_add(const void *f)
 {
 	uintptr_t key = (uintptr_t)f;
 
 	if (key <= GONE || ((used + 1) * 2 > capacity && grow()))
-		return;
+		return -1;
 	if (slots[find(key)] != key) {
 		slots[find(key)] = key;
 		used++;
 	}
+	return 0;
 }
 
 void rs_stream_remove(const void *f)
@@ -72,7 +73,7 @@ void rs_stream_remove(const void *f)
 	i = find(key);
 	if (slots[i] == key) {
 		slots[i] = GONE;
-		generation++;
+		rs_registry_generation++;
 	}
 }
 
@@ -81,9 +82,4 @@ int rs_stream_known(const void *f)
 	uintptr_t key = (uintptr_t)f;
 
 	return key > GONE && capacity && slots[find(key)] == key;
-}
-
-uint64_t rs_stream_generation(void)
-{
-	return generation;
 }

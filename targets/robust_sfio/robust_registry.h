@@ -9,12 +9,19 @@
 
 #include <stdint.h>
 
-void rs_stream_add(const void *f);
+/* 0, or -1 when the set cannot grow (the stream is then not known). */
+int rs_stream_add(const void *f);
 void rs_stream_remove(const void *f);
 int rs_stream_known(const void *f);
 
 /* Changes whenever a stream is removed, so that a remembered validation of
- * a stream can tell it has gone stale. */
-uint64_t rs_stream_generation(void);
+ * a stream can tell it has gone stale.  A variable, so that the in-line
+ * fast paths of robust_sfio.h read it without a call. */
+extern uint64_t rs_registry_generation;
+
+static inline uint64_t rs_stream_generation(void)
+{
+	return rs_registry_generation;
+}
 
 #endif

@@ -1,0 +1,102 @@
+/*
+ * The remembered checks of robust_check.h.  Two memory ranges are kept, so
+ * a copy loop (sfread into a buffer, sfwrite out of it) hits on both calls.
+ */
+#include <string.h>
+
+#include "robust_check.h"
+#include "robust_memory.h"
+
+#define PAGE 4096u
+
+struct range {
+	uintptr_t start, end;  /* [start, end) passed the check */
+	int writable;
+	uint64_t epoch;        /* rs_memory_epoch when it did */
+};
+
+struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
+uint64_t rs_memory_epoch;
+
+static struct range ranges[2];
+static unsigned next_range;
+
+int rs_stream_open_slow(const Sfio_t *f)
+{
+	if (!rs_stream_known(f)) {
+		errno = EBADF;
+		return 0;
+	}
+	rs_hot.stream = f;
+	rs_hot.generation = rs_registry_generation;
+	return 1;
+}
+
+static const struct range *covering(uintptr_t start, size_t n, int want_write)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct range *r = &ranges[i];
+
+		if (r->epoch == rs_memory_epoch && start >= r->start && start < r->end &&
+		    n <= r->end - start && r->writable >= want_write)
+			return r;
+	}
+	return NULL;
+}
+
+static void remember(uintptr_t start, uintptr_t end, int writable)
+{
+	struct range *r = &ranges[next_range++ & 1];
+
+	r->start = start;
+	r->end = end;
+	r->writable = writable;
+	r->epoch = rs_memory_epoch;
+}
+
+int rs_buffer_ok(const void *p, size_t n, int want_write)
+{
+	uintptr_t start = (uintptr_t)p;
+
+	if (n == 0 || covering(start, n, want_write))
+		return 1;
+	if (!rs_memory_ok(p, n, want_write)) {
+		errno = EFAULT;
+		return 0;
+	}
+	remember(start, start + n, want_write);
+	return 1;
+}
+
+int rs_string_ok(const char *s)
+{
+	uintptr_t start = (uintptr_t)s, at = start;
+	const struct range *r = covering(start, 1, 0);
+
+	/* in a range known readable, the string ends at a NUL inside it */
+	if (r && memchr(s, '\0', r->end - start))
+		return 1;
+	/* else page by page: a string may end just before a page it cannot read */
+	for (;;) {
+		size_t chunk = PAGE - (at & (PAGE - 1));
+
+		if (!rs_memory_ok((const void *)at, chunk, 0)) {
+			errno = EFAULT;
+			return 0;
+		}
+		if (memchr((const void *)at, '\0', chunk)) {
+			remember(start, at + chunk, 0);
+			return 1;
+		}
+		at += chunk;
+	}
+}
+
+void rs_forget(void)
+{
+	memset(ranges, 0, sizeof(ranges));
+	rs_hot.stream = NULL;
+	rs_hot.generation = UINT64_MAX;
+}

@@ -1,0 +1,78 @@
+/*
+ * The checks every wrapper makes before it calls the real SFIO, with the
+ * study's optimistic incremental specialization: the most recent passing
+ * checks are remembered, and a call that asks again about the same stream or
+ * memory skips the work while nothing that could invalidate them happened.
+ *
+ * What makes a remembered check stale, and how it is seen:
+ * - stream closed or swapped away: the registry's generation changes on
+ *   every removal (sfclose, sfswap to a new stream), so a remembered stream
+ *   is trusted only while the generation is unchanged;
+ * - memory unmapped or reprotected: the mapping epoch changes on every
+ *   munmap, mprotect, pkey_mprotect, mremap, MAP_FIXED mmap, madvise, brk,
+ *   sbrk, shmdt, free and realloc the program makes (robust_mapwatch.c);
+ *   free and realloc count because malloc unmaps large blocks and trims its
+ *   heap by system calls of its own that no wrapper sees.
+ * A mapping changed by a raw syscall() or by another thread mid-call is not
+ * seen; the checks are as thread-unsafe as this SFIO build.
+ *
+ * A failing check sets errno (EBADF for a stream, EFAULT for memory) and
+ * returns 0; the wrapper then returns SFIO's error value.
+ */
+#ifndef ROBUST_CHECK_H
+#define ROBUST_CHECK_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "robust_registry.h"
+#include "sfio_abi.h"
+
+/* The stream found open most recently, and the generation it was found in. */
+struct rs_hot {
+	const Sfio_t *stream;
+	uint64_t generation;
+};
+extern struct rs_hot rs_hot;
+extern uint64_t rs_memory_epoch;
+
+int rs_stream_open_slow(const Sfio_t *f);
+
+/* f is a stream this library knows to be open. */
+static inline int rs_stream_open(const Sfio_t *f)
+{
+	if (f == rs_hot.stream && rs_hot.generation == rs_registry_generation)
+		return 1;
+	return rs_stream_open_slow(f);
+}
+
+/* ... and it was opened for every mode bit in want (SF_READ, SF_WRITE). */
+static inline int rs_stream_ok(const Sfio_t *f, int want)
+{
+	if (!rs_stream_open(f))
+		return 0;
+	if ((f->flags & want) != want) {
+		errno = EBADF;
+		return 0;
+	}
+	return 1;
+}
+
+/* NULL, or a stream as for rs_stream_ok: the many SFIO functions that give
+ * NULL a meaning of its own (sfclose(NULL), sfsync(NULL), sfnew(NULL, ...)). */
+static inline int rs_stream_or_null(const Sfio_t *f)
+{
+	return !f || rs_stream_open(f);
+}
+
+/* The n bytes at p can be read (and written, when want_write). */
+int rs_buffer_ok(const void *p, size_t n, int want_write);
+
+/* s is a NUL-terminated string that can be read to its end. */
+int rs_string_ok(const char *s);
+
+/* Forget every remembered check (for tests and the benchmark). */
+void rs_forget(void);
+
+#endif

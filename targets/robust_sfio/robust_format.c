@@ -1,0 +1,288 @@
+/*
+ * The format checks of robust_format.h.  The grammar is the C one SFIO
+ * implements: %[flags][width][.precision][length]conversion, with * for a
+ * width or precision taken from the arguments.  What cannot be checked is
+ * refused with EINVAL: positional arguments (%n$), SFIO's extension
+ * conversions (%!, %&, %(...)), wide characters, and widths that overflow.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "robust_check.h"
+#include "robust_format.h"
+#include "robust_memory.h"
+
+/* The most a %s or %[ with no width may store: one system call's worth of
+ * pages.  A longer token is cut at this length. */
+#define SCAN_SPAN_MAX ((size_t)4 << 20)
+
+enum length { NONE, HH, H, L, LL, BIG_L, SIZE };
+
+struct spec {
+	const char *start;  /* the '%' */
+	const char *end;    /* just past the conversion character */
+	int suppress;       /* scanf's %*: no argument */
+	long width;         /* -1: none given */
+	long precision;     /* -1: none given */
+	enum length length;
+	char conversion;
+};
+
+static int refuse(int err)
+{
+	errno = err;
+	return 0;
+}
+
+/* A decimal number in a format; 0 on overflow past INT_MAX. */
+static int number(const char **p, long *out)
+{
+	long n = 0;
+
+	while (**p >= '0' && **p <= '9') {
+		n = n * 10 + (**p - '0');
+		if (n > INT_MAX)
+			return refuse(EINVAL);
+		(*p)++;
+	}
+	*out = n;
+	return 1;
+}
+
+static const char *length_modifier(const char *p, enum length *length)
+{
+	*length = NONE;
+	for (;; p++) {
+		switch (*p) {
+		case 'h': *length = *length == H ? HH : H; continue;
+		case 'l': *length = *length == L ? LL : L; continue;
+		case 'q': *length = LL; continue;
+		case 'L': *length = BIG_L; continue;
+		case 'j': case 'z': case 't': *length = SIZE; continue;
+		}
+		return p;
+	}
+}
+
+/* Parses the conversion at p (just past '%'); printf's * fetches its int. */
+static int parse(const char *p, struct spec *s, int scanning, va_list *args)
+{
+	memset(s, 0, sizeof(*s));
+	s->start = p - 1;
+	s->width = s->precision = -1;
+	if (scanning && *p == '*') {
+		s->suppress = 1;
+		p++;
+	}
+	while (!scanning && *p && strchr("-+ #0'", *p))
+		p++;
+	if (!scanning && *p == '*') {
+		s->width = va_arg(*args, int);
+		p++;
+	} else if (*p >= '0' && *p <= '9') {
+		if (!number(&p, &s->width))
+			return 0;
+		if (*p == '$')  /* positional */
+			return refuse(EINVAL);
+	}
+	if (!scanning && *p == '.') {
+		p++;
+		if (*p == '*') {
+			s->precision = va_arg(*args, int);
+			p++;
+		} else if (!number(&p, &s->precision)) {
+			return 0;
+		}
+	}
+	p = length_modifier(p, &s->length);
+	s->conversion = *p;
+	if (!*p)
+		return refuse(EINVAL);
+	if (*p == '[' && scanning) {  /* the scanset runs to the next ']' */
+		p++;
+		if (*p == '^')
+			p++;
+		if (*p == ']')
+			p++;
+		p = strchr(p, ']');
+		if (!p)
+			return refuse(EINVAL);
+	}
+	s->end = p + 1;
+	return 1;
+}
+
+static size_t integer_size(enum length length)
+{
+	switch (length) {
+	case HH: return 1;
+	case H: return sizeof(short);
+	case NONE: return sizeof(int);
+	default: return sizeof(long long);
+	}
+}
+
+/* A %s argument: readable to its NUL, or for precision bytes if sooner. */
+static int string_argument_ok(const char *s, long precision)
+{
+	size_t span;
+
+	if (!s)  /* SFIO prints "(null)" */
+		return 1;
+	if (precision < 0)
+		return rs_string_ok(s);
+	span = rs_memory_span(s, (size_t)precision, 0);
+	if (span == (size_t)precision || memchr(s, '\0', span))
+		return 1;
+	return refuse(EFAULT);
+}
+
+static int printf_argument_ok(const struct spec *s, va_list *args)
+{
+	switch (s->conversion) {
+	case '%':
+		return 1;
+	case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':
+		if (s->length == LL || s->length == SIZE || s->length == L)
+			(void)va_arg(*args, long long);
+		else
+			(void)va_arg(*args, int);
+		return 1;
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+		if (s->length == BIG_L)
+			(void)va_arg(*args, long double);
+		else
+			(void)va_arg(*args, double);
+		return 1;
+	case 'p':
+		(void)va_arg(*args, void *);
+		return 1;
+	case 's':
+		if (s->length != NONE)
+			return refuse(EINVAL);
+		return string_argument_ok(va_arg(*args, const char *), s->precision);
+	case 'n':
+		return rs_buffer_ok(va_arg(*args, void *), integer_size(s->length), 1);
+	default:
+		return refuse(EINVAL);
+	}
+}
+
+int rs_printf_ok(const char *format, va_list args)
+{
+	const char *p = format;
+	struct spec s;
+	va_list ap;
+	int ok = 1;
+
+	if (!rs_string_ok(format))
+		return 0;
+	va_copy(ap, args);
+	while (ok && (p = strchr(p, '%'))) {
+		ok = parse(p + 1, &s, 0, &ap) && printf_argument_ok(&s, &ap);
+		p = ok ? s.end : p;
+	}
+	va_end(ap);
+	return ok;
+}
+
+/* What a scanf conversion writes: its size, 0 for none, -1 for "a width of
+ * characters" (%s, %[: decided from the destination). */
+static long scanf_store(const struct spec *s)
+{
+	switch (s->conversion) {
+	case '%':
+		return 0;
+	case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'n':
+		return (long)integer_size(s->length);
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+		return s->length == BIG_L ? (long)sizeof(long double)
+		     : s->length == L ? (long)sizeof(double) : (long)sizeof(float);
+	case 'p':
+		return sizeof(void *);
+	case 'c':
+		return s->length != NONE ? -2 : s->width < 0 ? 1 : s->width;
+	case 's': case '[':
+		if (s->length != NONE)
+			return -2;
+		return s->width < 0 ? -1 : s->width + 1;
+	default:
+		return -2;
+	}
+}
+
+/* Appends text to the rewritten format, growing it on the heap. */
+static int append(char **out, size_t *len, size_t *cap, const char *text, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t want = (*len + n + 1) * 2;
+		char *grown = realloc(*out, want);
+
+		if (!grown)
+			return refuse(ENOMEM);
+		*out = grown;
+		*cap = want;
+	}
+	memcpy(*out + *len, text, n);
+	*len += n;
+	(*out)[*len] = '\0';
+	return 1;
+}
+
+char *rs_scanf_format(const char *format, va_list args)
+{
+	const char *p = format, *copied = format;
+	char *out = NULL, width[24];
+	size_t len = 0, cap = 0;
+	struct spec s;
+	va_list ap;
+	int ok = 1;
+
+	if (!rs_string_ok(format))
+		return NULL;
+	va_copy(ap, args);
+	while (ok && (p = strchr(p, '%'))) {
+		long store;
+		void *dest;
+		size_t span;
+
+		ok = parse(p + 1, &s, 1, &ap);
+		if (!ok)
+			break;
+		p = s.end;
+		store = scanf_store(&s);
+		if (store == -2) {
+			ok = refuse(EINVAL);
+			break;
+		}
+		if (s.suppress || store == 0)
+			continue;
+		dest = va_arg(ap, void *);
+		if (store > 0) {
+			ok = rs_buffer_ok(dest, (size_t)store, 1);
+			continue;
+		}
+		/* %s or %[ with no width: as many characters as dest holds */
+		span = rs_memory_span(dest, SCAN_SPAN_MAX, 1);
+		if (span < 2) {
+			ok = refuse(EFAULT);
+			break;
+		}
+		snprintf(width, sizeof(width), "%zu", span - 1);
+		ok = append(&out, &len, &cap, copied, (size_t)(s.start + 1 - copied)) &&
+		     append(&out, &len, &cap, width, strlen(width));
+		copied = s.start + 1;
+	}
+	va_end(ap);
+	if (ok && out)
+		ok = append(&out, &len, &cap, copied, strlen(copied));
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	return out ? out : (char *)format;
+}

@@ -1,0 +1,95 @@
+/*
+ * The mapping epoch (robust_check.h): every call that can take access away
+ * from memory the program already has moves rs_memory_epoch on, then goes on
+ * to the next definition (glibc's, or an interposer's found by RTLD_NEXT).
+ * A remembered memory check older than the epoch is done again.
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+
+#include "robust_check.h"
+
+/* glibc's own, for the free() calls dlsym may make while free itself is
+ * being looked up */
+extern void __libc_free(void *p);
+extern void *__libc_realloc(void *p, size_t n);
+
+static void *next(const char *name)
+{
+	static int looking;
+	void *p;
+
+	if (looking)
+		return NULL;
+	looking = 1;
+	p = dlsym(RTLD_NEXT, name);
+	looking = 0;
+	return p;
+}
+
+/* Defines NAME to bump the epoch and forward; FALLBACK when the next one is
+ * not yet found. */
+#define WATCHED(ret, name, params, args, fallback) \
+	ret name params \
+	{ \
+		static ret (*next_##name) params; \
+		rs_memory_epoch++; \
+		if (!next_##name) \
+			next_##name = (ret (*) params)next(#name); \
+		return next_##name ? next_##name args : fallback; \
+	}
+
+WATCHED(int, munmap, (void *addr, size_t len), (addr, len), -1)
+WATCHED(int, mprotect, (void *addr, size_t len, int prot), (addr, len, prot), -1)
+WATCHED(int, pkey_mprotect, (void *addr, size_t len, int prot, int pkey), (addr, len, prot, pkey), -1)
+WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice), -1)
+WATCHED(int, brk, (void *addr), (addr), -1)
+WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1)
+WATCHED(int, shmdt, (const void *addr), (addr), -1)
+WATCHED(void *, realloc, (void *p, size_t n), (p, n), __libc_realloc(p, n))
+
+void free(void *p)
+{
+	static void (*next_free)(void *);
+
+	rs_memory_epoch++;
+	if (!next_free)
+		next_free = (void (*)(void *))next("free");
+	if (next_free)
+		next_free(p);
+	else
+		__libc_free(p);
+}
+
+/* Only a fixed mapping can replace memory the program already uses. */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	static void *(*next_mmap)(void *, size_t, int, int, int, off_t);
+
+	if (flags & MAP_FIXED)
+		rs_memory_epoch++;
+	if (!next_mmap)
+		next_mmap = (void *(*)(void *, size_t, int, int, int, off_t))next("mmap");
+	return next_mmap ? next_mmap(addr, len, prot, flags, fd, offset) : MAP_FAILED;
+}
+
+/* mremap takes an optional fifth argument (MREMAP_FIXED's new address). */
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	static void *(*next_mremap)(void *, size_t, size_t, int, ...);
+	void *new_addr = NULL;
+	va_list ap;
+
+	rs_memory_epoch++;
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (!next_mremap)
+		next_mremap = (void *(*)(void *, size_t, size_t, int, ...))next("mremap");
+	return next_mremap ? next_mremap(old, old_len, new_len, flags, new_addr) : MAP_FAILED;
+}

@@ -1,0 +1,48 @@
+/*
+ * The real SFIO behind Robust SFIO: every function a wrapper forwards to,
+ * looked up in libgvpr.so.2 itself (dlopen + dlsym on its handle), so that
+ * the wrappers, which carry the same names, are never found instead.
+ *
+ * libgvpr.so.2 calls its own exported functions through the PLT, so once
+ * this library is linked ahead of it, SFIO's internal calls (sfclose calling
+ * sfsync, sfopen calling sfnew, ...) arrive at the wrappers too.  RS_CALL
+ * counts the depth of real calls in progress, and a wrapper entered at depth
+ * > 0 forwards at once (RS_NESTED): SFIO's own calls are SFIO's business and
+ * are neither checked twice nor refused for the locked states SFIO makes them
+ * in.  Like this build of SFIO, the library is not thread-safe.
+ */
+#ifndef ROBUST_REAL_H
+#define ROBUST_REAL_H
+
+#include "sfio_abi.h"
+
+#define RS_REAL_FUNCTIONS(X) \
+	X(sfnew) X(sfopen) X(sfpopen) X(sftmp) X(sfclose) X(sfstack) X(sfswap) \
+	X(sfpool) X(sfset) X(sfsetfd) X(sfsetbuf) X(sfsync) X(sfpurge) X(sfdisc) \
+	X(sfraise) X(sfresize) X(sfread) X(sfwrite) X(sfreserve) X(sfmove) \
+	X(sfgetr) X(sfputr) X(sfnputc) X(sfungetc) X(sfseek) X(sftell) X(sfsize) \
+	X(sfvprintf) X(sfvsprintf) X(sfvscanf) X(sfvsscanf) X(_sffilbuf) X(_sfflsbuf)
+
+#define RS_REAL_FIELD(name) __typeof__(name) *name;
+struct rs_real {
+	RS_REAL_FUNCTIONS(RS_REAL_FIELD)
+};
+
+extern struct rs_real rs_real;
+extern int rs_depth;
+
+/* Calls the real function, counting the depth while it runs. */
+#define RS_CALL(name, ...) ({ \
+	__typeof__(rs_real.name(__VA_ARGS__)) rs_result_; \
+	rs_depth++; \
+	rs_result_ = rs_real.name(__VA_ARGS__); \
+	rs_depth--; \
+	rs_result_; })
+
+/* Inside a real SFIO call: forward without checks. */
+#define RS_NESTED() (rs_depth > 0)
+
+/* SFIO's standard streams, which are static and never go away. */
+int rs_standard_stream(const Sfio_t *f);
+
+#endif
