@@ -23,6 +23,7 @@ CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c tar
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
+EQUIVALENCE  := $(BUILD)/targets/robust_sfio/tests/equivalence_plain $(BUILD)/targets/robust_sfio/tests/equivalence_robust
 
 .DEFAULT_GOAL := help
 
@@ -32,9 +33,10 @@ help: ## list the targets
 build: deps venv c ## install what is missing, build the executor and the Python package
 	@$(VENV)/bin/trebuchet build --all --quiet
 
-run: build ## run the main campaigns (glibc stdio, then the real SFIO) and write report/
+run: build ## run the main campaigns (glibc stdio, the real SFIO, Robust SFIO) and write report/
 	$(VENV)/bin/trebuchet run --target stdio --db trebuchet.db
 	$(VENV)/bin/trebuchet run --target sfio --db trebuchet.db
+	$(VENV)/bin/trebuchet run --target robust_sfio --db trebuchet.db
 	$(VENV)/bin/trebuchet report --db trebuchet.db --out report
 
 test: build deps-test ## run every test: the Check suites, then pytest
@@ -67,7 +69,7 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
-c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
@@ -120,10 +122,19 @@ $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 # programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them
 ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio -l:libgvpr.so.2
 
-$(BUILD)/targets/robust_sfio/tests/%: targets/robust_sfio/tests/%.c $(ROBUST_LIB) $(BUILD)/lib/libtbdatatypes.a
+$(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c $(ROBUST_LIB) $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< \
-		$(BUILD)/lib/libtbdatatypes.a $$(pkg-config --cflags --libs check) $(ROBUST_LINK)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< \
+		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_LINK)
+
+# the equivalence programs, once on plain SFIO and once on Robust SFIO
+$(BUILD)/targets/robust_sfio/tests/equivalence_plain: targets/robust_sfio/tests/equivalence.c targets/sfio/sfio_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< -l:libgvpr.so.2
+$(BUILD)/targets/robust_sfio/tests/equivalence_robust: targets/robust_sfio/tests/equivalence.c $(ROBUST_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
 
 $(BUILD)/bench/bare_fork: bench/bare_fork.c
 	@mkdir -p $(dir $@)

@@ -17,12 +17,14 @@ struct range {
 
 struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
 uint64_t rs_memory_epoch;
+struct rs_counts rs_counts;
 
 static struct range ranges[2];
 static unsigned next_range;
 
 int rs_stream_open_slow(const Sfio_t *f)
 {
+	rs_counts.stream_lookups++;
 	if (!rs_stream_known(f)) {
 		errno = EBADF;
 		return 0;
@@ -62,6 +64,7 @@ int rs_buffer_ok(const void *p, size_t n, int want_write)
 
 	if (n == 0 || covering(start, n, want_write))
 		return 1;
+	rs_counts.memory_checks++;
 	if (!rs_memory_ok(p, n, want_write)) {
 		errno = EFAULT;
 		return 0;
@@ -82,6 +85,7 @@ int rs_string_ok(const char *s)
 	for (;;) {
 		size_t chunk = PAGE - (at & (PAGE - 1));
 
+		rs_counts.memory_checks++;
 		if (!rs_memory_ok((const void *)at, chunk, 0)) {
 			errno = EFAULT;
 			return 0;

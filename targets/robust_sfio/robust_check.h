@@ -37,6 +37,14 @@ struct rs_hot {
 extern struct rs_hot rs_hot;
 extern uint64_t rs_memory_epoch;
 
+/* How often a check could not be answered from memory and was made in
+ * full: what the tests and the benchmark read to see the cache work. */
+struct rs_counts {
+	unsigned long stream_lookups;  /* registry searched */
+	unsigned long memory_checks;   /* pages asked of the kernel */
+};
+extern struct rs_counts rs_counts;
+
 int rs_stream_open_slow(const Sfio_t *f);
 
 /* f is a stream this library knows to be open. */

@@ -3,6 +3,11 @@
  * from memory the program already has moves rs_memory_epoch on, then goes on
  * to the next definition (glibc's, or an interposer's found by RTLD_NEXT).
  * A remembered memory check older than the epoch is done again.
+ *
+ * The next malloc is not always glibc's: libgvpr.so.2 exports an allocator
+ * of its own (vmalloc).  While the next free() or realloc() is being looked
+ * up (dlsym may itself free), a free() leaks and a realloc() fails rather
+ * than hand a block to the wrong allocator.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -11,11 +16,6 @@
 #include <sys/shm.h>
 
 #include "robust_check.h"
-
-/* glibc's own, for the free() calls dlsym may make while free itself is
- * being looked up */
-extern void __libc_free(void *p);
-extern void *__libc_realloc(void *p, size_t n);
 
 static void *next(const char *name)
 {
@@ -49,7 +49,7 @@ WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice),
 WATCHED(int, brk, (void *addr), (addr), -1)
 WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1)
 WATCHED(int, shmdt, (const void *addr), (addr), -1)
-WATCHED(void *, realloc, (void *p, size_t n), (p, n), __libc_realloc(p, n))
+WATCHED(void *, realloc, (void *p, size_t n), (p, n), NULL)
 
 void free(void *p)
 {
@@ -60,8 +60,6 @@ void free(void *p)
 		next_free = (void (*)(void *))next("free");
 	if (next_free)
 		next_free(p);
-	else
-		__libc_free(p);
 }
 
 /* Only a fixed mapping can replace memory the program already uses. */

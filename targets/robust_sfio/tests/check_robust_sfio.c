@@ -1,0 +1,217 @@
+/*
+ * Check suite for the Robust SFIO library as a program sees it (linked
+ * ahead of libgvpr.so.2): refusals with SFIO's error values and errno, the
+ * remembered checks paying once for a loop, and remembered checks going
+ * stale when a stream is closed or swapped away or memory is unmapped,
+ * reprotected or freed.  Each test runs in a scratch directory.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "check_run.h"
+#include "robust_sfio.h"
+
+static char *pages(size_t n)
+{
+	char *p = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	memset(p, 'p', n * 4096);
+	return p;
+}
+
+static Sfio_t *scratch(const char *mode)
+{
+	Sfio_t *f = sfopen(NULL, "scratch.dat", mode);
+
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+#define ck_refused(call, value, err) do { \
+	errno = 0; \
+	ck_assert_int_eq((long long)(call), (long long)(value)); \
+	ck_assert_int_eq(errno, (err)); \
+} while (0)
+
+START_TEST(wild_values_get_sfio_error_values_and_errno)
+{
+	Sfio_t *w = scratch("w"), *wild = (Sfio_t *)pages(1);
+	char *ro = pages(2), *unmapped = ro + 4096;
+
+	munmap(unmapped, 4096);
+	mprotect(ro, 4096, PROT_READ);
+	ck_refused(sfputc(wild, 'x'), -1, EBADF);
+	ck_refused(sfgetc(NULL), -1, EBADF);
+	ck_refused(sffileno(wild), -1, EBADF);
+	ck_refused(sfwrite(wild, "x", 1), -1, EBADF);
+	ck_refused(sfwrite(w, NULL, 10), -1, EFAULT);
+	ck_refused(sfread(w, ro, 10), -1, EBADF);  /* w is not open for reading */
+	ck_refused(sfseek(w, 0, 7), -1, EINVAL);
+	ck_refused(sfseek(w, -1, SEEK_SET), -1, EINVAL);
+	ck_refused(sfputr(w, unmapped, '\n'), -1, EFAULT);
+	ck_refused(sfnputc(w, 'x', (size_t)-1), -1, EINVAL);
+	ck_refused(sfprintf(w, "%s", (char *)1), -1, EFAULT);
+	ck_refused(sfprintf(w, "%2147483648d", 1), -1, EINVAL);
+	ck_refused(sfsprintf(ro, 10, "x"), -1, EFAULT);
+	ck_refused(sfopen(NULL, "f", unmapped), NULL, EFAULT);
+	ck_refused(sfclose(wild), -1, EBADF);
+	ck_assert_int_eq(sfclose(w), 0);
+}
+END_TEST
+
+START_TEST(scanf_strings_are_bounded_by_their_destination)
+{
+	char *p = pages(2);
+	char *last_bytes = p + 4096 - 4;  /* 4 bytes, then an unmapped page */
+
+	munmap(p + 4096, 4096);
+	ck_assert_int_eq(sfsscanf("abcdefgh", "%s", last_bytes), 1);
+	ck_assert_str_eq(last_bytes, "abc");  /* cut to what the 4 bytes hold */
+	ck_refused(sfsscanf("abc", "%s", p + 4095), -1, EFAULT);  /* room for the NUL only */
+}
+END_TEST
+
+START_TEST(a_loop_on_one_stream_and_buffer_checks_once)
+{
+	Sfio_t *f = scratch("w+");
+	char block[757] = { 'b' };
+	int i, all = 1;
+
+	/* no assertions inside the loops: Check's own bookkeeping frees memory,
+	 * which (rightly) makes remembered memory checks stale */
+	all &= sfwrite(f, block, sizeof(block)) == sizeof(block) && sfputc(f, 'x') == 'x';
+	rs_counts = (struct rs_counts){ 0 };
+	for (i = 0; i < 1000; i++)
+		all &= sfwrite(f, block, sizeof(block)) == sizeof(block) && sfputc(f, 'c') == 'c';
+	ck_assert(all);
+	ck_assert_uint_eq(rs_counts.stream_lookups, 0);
+	ck_assert_uint_eq(rs_counts.memory_checks, 0);
+	sfseek(f, 0, SEEK_SET);
+	rs_counts = (struct rs_counts){ 0 };
+	for (i = 0; i < 1000; i++)
+		all &= sfread(f, block, sizeof(block)) == sizeof(block);
+	ck_assert(all);
+	ck_assert_uint_eq(rs_counts.memory_checks, 1);  /* once more, for writing into it */
+	sfclose(f);
+}
+END_TEST
+
+START_TEST(a_closed_stream_is_refused_though_remembered)
+{
+	Sfio_t *f = scratch("w");
+
+	ck_assert_int_eq(sfputc(f, 'a'), 'a');
+	ck_assert_int_eq(sfputc(f, 'b'), 'b');  /* remembered */
+	ck_assert_int_eq(sfclose(f), 0);
+	ck_refused(sfputc(f, 'c'), -1, EBADF);
+	ck_refused(sfwrite(f, "d", 1), -1, EBADF);
+}
+END_TEST
+
+START_TEST(a_stream_swapped_away_is_refused)
+{
+	Sfio_t *f = scratch("w+"), *moved;
+
+	ck_assert_int_eq(sfputc(f, 'a'), 'a');
+	moved = sfswap(f, NULL);
+	ck_assert_ptr_nonnull(moved);
+	ck_refused(sfputc(f, 'b'), -1, EBADF);
+	ck_assert_int_eq(sfputc(moved, 'b'), 'b');
+	ck_assert_int_eq(sfclose(moved), 0);
+}
+END_TEST
+
+START_TEST(streams_sfio_closes_itself_are_forgotten)
+{
+	Sfio_t *base = scratch("w+");
+	Sfio_t *top = sfnew(NULL, "text\n", 5, -1, SF_STRING | SF_READ);
+
+	ck_assert_ptr_eq(sfstack(base, top), base);
+	ck_assert_int_eq(sfclose(base), 0);  /* closes the stack: top too */
+	ck_refused(sfgetc(top), -1, EBADF);
+}
+END_TEST
+
+START_TEST(unmapped_memory_is_refused_though_remembered)
+{
+	Sfio_t *f = scratch("w");
+	char *p = pages(2);
+
+	ck_assert_int_eq(sfwrite(f, p, 8192), 8192);
+	ck_assert_int_eq(sfwrite(f, p, 8192), 8192);  /* remembered */
+	munmap(p, 8192);
+	ck_refused(sfwrite(f, p, 8192), -1, EFAULT);
+	sfclose(f);
+}
+END_TEST
+
+START_TEST(reprotected_memory_is_refused_though_remembered)
+{
+	Sfio_t *f = scratch("w+");
+	char *p = pages(1);
+
+	ck_assert_int_eq(sfwrite(f, p, 4096), 4096);
+	sfseek(f, 0, SEEK_SET);
+	ck_assert_int_eq(sfread(f, p, 100), 100);  /* remembered writable */
+	mprotect(p, 4096, PROT_READ);
+	sfseek(f, 0, SEEK_SET);
+	ck_refused(sfread(f, p, 100), -1, EFAULT);
+	ck_assert_int_eq(sfwrite(f, p, 100), 100);  /* reading it is still fine */
+	sfclose(f);
+}
+END_TEST
+
+/* free() may give memory back to the system (glibc unmaps large blocks;
+ * libgvpr.so.2 brings an allocator of its own that keeps them), so after a
+ * free() the same buffer is checked again in full. */
+START_TEST(memory_is_checked_again_after_a_free)
+{
+	Sfio_t *f = scratch("w");
+	char block[100] = { 0 }, *other = malloc(64);
+	int first, again;
+
+	first = sfwrite(f, block, sizeof(block)) == sizeof(block);
+	rs_counts = (struct rs_counts){ 0 };
+	again = sfwrite(f, block, sizeof(block)) == sizeof(block);
+	ck_assert(first && again);
+	ck_assert_uint_eq(rs_counts.memory_checks, 0);
+	free(other);
+	ck_assert_int_eq(sfwrite(f, block, sizeof(block)), sizeof(block));
+	ck_assert_uint_eq(rs_counts.memory_checks, 1);
+	sfclose(f);
+}
+END_TEST
+
+/* SFIO's standard streams are static: closed, they can be opened again. */
+START_TEST(standard_streams_stay_known_after_close)
+{
+	ck_assert_int_eq(sfclose(sfstderr), 0);
+	ck_assert_int_eq(sfputc(sfstderr, 'x'), -1);
+	ck_assert_ptr_eq(sfopen(sfstderr, "stderr.txt", "w"), sfstderr);
+	ck_assert_int_eq(sfputc(sfstderr, 'x'), 'x');
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("robust_sfio");
+	TCase *t = tcase_create("library");
+
+	tcase_add_checked_fixture(t, check_enter_test_dir, NULL);
+	tcase_add_test(t, wild_values_get_sfio_error_values_and_errno);
+	tcase_add_test(t, scanf_strings_are_bounded_by_their_destination);
+	tcase_add_test(t, a_loop_on_one_stream_and_buffer_checks_once);
+	tcase_add_test(t, a_closed_stream_is_refused_though_remembered);
+	tcase_add_test(t, a_stream_swapped_away_is_refused);
+	tcase_add_test(t, streams_sfio_closes_itself_are_forgotten);
+	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
+	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
+	tcase_add_test(t, memory_is_checked_again_after_a_free);
+	tcase_add_test(t, standard_streams_stay_known_after_close);
+	suite_add_tcase(s, t);
+	return check_run_in_scratch(s);
+}
