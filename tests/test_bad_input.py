@@ -107,3 +107,28 @@ def test_a_good_user_spec_runs(tmp_path):
     trebuchet("run", "--target", spec, "--db", db, "--quiet")
     assert query(db, "SELECT target, count(*) FROM results JOIN runs ON runs.id = run_id") == \
         [("userlib", 21)]
+
+
+def test_extending_a_missing_spec_names_file_and_line(tmp_path):
+    spec = write_spec(tmp_path, "extends: nowhere.yaml\n", "orphan")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "orphan.yaml:3:", "nowhere.yaml")
+
+
+def test_specs_extending_each_other_in_a_circle_are_refused(tmp_path):
+    write_spec(tmp_path, "extends: hen.yaml\n", "egg")
+    spec = write_spec(tmp_path, "extends: egg.yaml\n", "hen")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "circle")
+
+
+def test_an_extending_spec_gets_the_base_functions(tmp_path):
+    write_spec(tmp_path, "functions:\n" + GOOD_FUNCTION, "base")
+    spec = write_spec(tmp_path, "extends: base.yaml\n", "derived")
+    db = tmp_path / "t.db"
+    trebuchet("run", "--target", spec, "--db", db, "--quiet")
+    assert query(db, "SELECT target, functions FROM runs") == [("derived", "fclose")]
+
+
+def test_a_project_library_not_built_is_named(tmp_path):
+    spec = write_spec(tmp_path, "libraries: [build/lib/libnothing.so]\nfunctions:\n" + GOOD_FUNCTION,
+                      "unbuilt")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "unbuilt.yaml:3:", "not built")
