@@ -87,7 +87,8 @@ Sfio_t *sftmp(size_t size)
 }
 
 /* SFIO's own closes (of the streams stacked on one being closed) are
- * followed too, nested or not. */
+ * followed too, nested or not.  The stream is forgotten whatever sfclose
+ * returns: a stream that might have been freed is never trusted again. */
 int sfclose(Sfio_t *f)
 {
 	int result;
