@@ -1,6 +1,7 @@
 """Robust SFIO: the same programs give the same output on plain SFIO and on
 the hardened library, and the robust_sfio campaign (the sfio target's very
 functions and values) has no ABORT and no RESTART."""
+import os
 import subprocess
 
 import pytest
@@ -13,9 +14,10 @@ PROGRAMS = subprocess.run([str(BUILT / "equivalence_plain"), "--list"], capture_
                           text=True, check=True).stdout.split()
 
 
-def run_program(binary, program, workdir):
+def run_program(binary, program, workdir, env=None):
     workdir.mkdir()
-    result = subprocess.run([str(binary), program], cwd=workdir, capture_output=True, timeout=60)
+    result = subprocess.run([str(binary), program], cwd=workdir, capture_output=True, timeout=60,
+                            env=env)
     files = {p.name: p.read_bytes() for p in sorted(workdir.iterdir())}
     return result.returncode, result.stdout, files
 
@@ -26,6 +28,29 @@ def test_valid_programs_behave_the_same_on_both_libraries(program, tmp_path):
     robust = run_program(BUILT / "equivalence_robust", program, tmp_path / "robust")
     assert plain[0] == 0 and plain[1], f"{program} failed on plain SFIO"
     assert robust == plain
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_preloading_the_library_under_a_plain_sfio_program_changes_nothing(program, tmp_path):
+    """The other way in: no rebuild, LD_PRELOAD (the in-line macros then stay
+    SFIO's own, compiled into the program)."""
+    library = ROOT / "build" / "lib" / "librobust_sfio.so"
+    plain = run_program(BUILT / "equivalence_plain", program, tmp_path / "plain")
+    preloaded = run_program(BUILT / "equivalence_plain", program, tmp_path / "preloaded",
+                            env=dict(os.environ, LD_PRELOAD=str(library)))
+    assert preloaded == plain
+
+
+def test_a_preloaded_library_hardens_a_plain_sfio_program(tmp_path):
+    library = ROOT / "build" / "lib" / "librobust_sfio.so"
+    crash = BUILT / "equivalence_plain"
+    env = dict(os.environ, LD_PRELOAD=str(library))
+    result = subprocess.run([str(crash), "wild_write"], cwd=tmp_path, capture_output=True,
+                            timeout=60, env=env)
+    assert result.returncode == 0 and result.stdout == b"wild_write=-1 errno=EFAULT\n"
+    unhardened = subprocess.run([str(crash), "wild_write"], cwd=tmp_path, capture_output=True,
+                                timeout=60)
+    assert unhardened.returncode < 0  # plain SFIO dies of the signal
 
 
 def test_there_are_programs_for_every_area_the_issue_names():

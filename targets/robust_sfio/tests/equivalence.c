@@ -6,10 +6,14 @@
  *
  *   equivalence PROGRAM     run one program
  *   equivalence --list      name them
+ *   equivalence wild_write  not one of them: sfwrite from an unmapped page,
+ *                           which plain SFIO dies of (the preload test)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifdef ROBUST
 #include "robust_sfio.h"
@@ -222,9 +226,24 @@ static const struct program {
 	{ 0 },
 };
 
+static int wild_write(void)
+{
+	Sfio_t *f = sfopen(NULL, "wild.dat", "w");
+	char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ssize_t n;
+
+	errno = 0;
+	n = sfwrite(f, page, 100);
+	printf("wild_write=%zd errno=%s\n", n, errno == EFAULT ? "EFAULT" : "other");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct program *p;
+
+	if (argc == 2 && !strcmp(argv[1], "wild_write"))
+		return wild_write();
 
 	for (p = programs; argc == 2 && p->name; p++) {
 		if (!strcmp(argv[1], "--list"))
