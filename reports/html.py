@@ -34,8 +34,8 @@ def _env():
 
 def write_index(out, report, figures, version):
     html = _env().get_template("index.html.j2").render(
-        targets=report.targets, pairs=report.pairs, hardened=report.hardened, study=report.study, figures=figures,
-        version=version)
+        targets=report.targets, pairs=report.pairs, hardened=report.hardened,
+        study=report.study, figures=figures, version=version)
     (out / "index.html").write_text(html)
 
 

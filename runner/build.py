@@ -40,7 +40,6 @@ def _digest(spec, source, command):
     inputs = [spec.source_path(s) for s in spec.sources]
     inputs += sorted(p for d in spec.include_dirs for p in d.glob("*.h"))
     inputs += sorted(p for d in paths.INCLUDE_DIRS for p in d.glob("*.h"))
-    inputs += [spec_module.built_library(l) for l in spec.libraries if spec_module.built_library(l)]
     for p in inputs:
         h.update(p.read_bytes())
     return h.hexdigest()

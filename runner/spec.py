@@ -179,6 +179,14 @@ def _build(data, path):
                 description=data.get("description", ""))
 
 
+def _stated(data, key, items):
+    """(index in this file, item) for the items of a list this spec states
+    itself.  Items inherited from an extended spec come first and were
+    checked when that spec was loaded."""
+    first = len(items) - len(data.get(key, ()))
+    return [(i - first, item) for i, item in enumerate(items) if i >= first]
+
+
 def _check(spec, data, lines):
     def fail(message, *where):
         raise TrebuchetError(message, spec.path, yamlines.line_of(lines, where))
@@ -186,8 +194,9 @@ def _check(spec, data, lines):
     if not spec.functions:
         fail("a spec lists functions, or extends a spec that does", "target")
     known = set(base_datatypes()) | set(spec.datatypes)
-    seen = set()
-    for i, f in enumerate(spec.functions):
+    own_functions = _stated(data, "functions", spec.functions)
+    seen = {f.name for f in spec.functions[:len(spec.functions) - len(own_functions)]}
+    for i, f in own_functions:
         if f.name in seen:
             fail(f"function '{f.name}' is listed twice", "functions", i, "name")
         seen.add(f.name)
@@ -199,13 +208,14 @@ def _check(spec, data, lines):
         if f.error_when == "less_than_param" and f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")
-    for i, source in enumerate(spec.sources):
+    for i, source in _stated(data, "sources", spec.sources):
         if not spec.source_path(source).is_file():
             fail(f"source file '{source}' not found in {spec.folder}", "sources", i)
-    for i, lib in enumerate(spec.libraries):
-        if built_library(lib) and not built_library(lib).is_file():
+    for i, lib in _stated(data, "libraries", spec.libraries):
+        own = built_library(lib)
+        if own and not own.is_file():
             fail(f"library '{lib}' is not built (make build builds it)", "libraries", i)
-        if not built_library(lib) and not library_installed(lib):
+        if not own and not library_installed(lib):
             fail(f"library '{lib}' is not installed", "libraries", i)
 
 

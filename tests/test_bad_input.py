@@ -132,3 +132,19 @@ def test_a_project_library_not_built_is_named(tmp_path):
     spec = write_spec(tmp_path, "libraries: [build/lib/libnothing.so]\nfunctions:\n" + GOOD_FUNCTION,
                       "unbuilt")
     assert_input_error(run_spec(spec, tmp_path / "t.db"), "unbuilt.yaml:3:", "not built")
+
+
+def test_an_extending_spec_is_checked_at_its_own_lines(tmp_path):
+    write_spec(tmp_path, "functions:\n" + GOOD_FUNCTION, "base")
+    spec = write_spec(tmp_path, """\
+        extends: base.yaml
+        functions:
+          - name: fflush
+            returns: int
+            params:
+              - {name: stream, type: FILE *, datatype: Stream}
+            error: {when: eof}
+        """, "adds")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "adds.yaml:8:", "'Stream'")
+    again = write_spec(tmp_path, "extends: base.yaml\nfunctions:\n" + GOOD_FUNCTION, "again")
+    assert_input_error(run_spec(again, tmp_path / "t.db"), "again.yaml:5:", "listed twice")

@@ -8,6 +8,7 @@
 #include "robust_memory.h"
 
 #define PAGE 4096u
+#define STRING_STEP ((size_t)64 << 10)  /* what one system call asks about a string */
 
 struct range {
 	uintptr_t start, end;  /* [start, end) passed the check */
@@ -73,28 +74,45 @@ int rs_buffer_ok(const void *p, size_t n, int want_write)
 	return 1;
 }
 
-int rs_string_ok(const char *s)
+static size_t smaller(size_t a, size_t b)
 {
-	uintptr_t start = (uintptr_t)s, at = start;
-	const struct range *r = covering(start, 1, 0);
+	return a < b ? a : b;
+}
 
-	/* in a range known readable, the string ends at a NUL inside it */
-	if (r && memchr(s, '\0', r->end - start))
+int rs_string_ok_within(const char *s, size_t max)
+{
+	uintptr_t start = (uintptr_t)s;
+	const struct range *r = covering(start, 1, 0);
+	size_t done = 0;
+
+	if (max == 0)
 		return 1;
-	/* else page by page: a string may end just before a page it cannot read */
+	/* in a range known readable, the string ends at a NUL inside it */
+	if (r) {
+		size_t known = smaller(r->end - start, max);
+
+		if (known == max || memchr(s, '\0', known))
+			return 1;
+	}
+	/* else span by span, the first to the end of s's page: a string may end
+	 * just before a page it cannot read */
 	for (;;) {
-		size_t chunk = PAGE - (at & (PAGE - 1));
+		size_t want = smaller(max - done, done ? STRING_STEP : PAGE - (start & (PAGE - 1)));
+		size_t span;
+		int ends;
 
 		rs_counts.memory_checks++;
-		if (!rs_memory_ok((const void *)at, chunk, 0)) {
+		span = rs_memory_span(s + done, want, 0);
+		ends = memchr(s + done, '\0', span) != NULL;
+		done += span;
+		if (ends || done == max) {
+			remember(start, start + done, 0);
+			return 1;
+		}
+		if (span < want) {
 			errno = EFAULT;
 			return 0;
 		}
-		if (memchr((const void *)at, '\0', chunk)) {
-			remember(start, at + chunk, 0);
-			return 1;
-		}
-		at += chunk;
 	}
 }
 

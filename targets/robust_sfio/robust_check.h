@@ -41,18 +41,22 @@ extern uint64_t rs_memory_epoch;
  * full: what the tests and the benchmark read to see the cache work. */
 struct rs_counts {
 	unsigned long stream_lookups;  /* registry searched */
-	unsigned long memory_checks;   /* pages asked of the kernel */
+	unsigned long memory_checks;   /* memory asked of the kernel (a system call each) */
 };
 extern struct rs_counts rs_counts;
 
 int rs_stream_open_slow(const Sfio_t *f);
 
+/* f is the stream last found open, and no stream was closed since. */
+static inline int rs_stream_remembered(const Sfio_t *f)
+{
+	return f == rs_hot.stream && rs_hot.generation == rs_registry_generation;
+}
+
 /* f is a stream this library knows to be open. */
 static inline int rs_stream_open(const Sfio_t *f)
 {
-	if (f == rs_hot.stream && rs_hot.generation == rs_registry_generation)
-		return 1;
-	return rs_stream_open_slow(f);
+	return rs_stream_remembered(f) || rs_stream_open_slow(f);
 }
 
 /* ... and it was opened for every mode bit in want (SF_READ, SF_WRITE). */
@@ -77,8 +81,15 @@ static inline int rs_stream_or_null(const Sfio_t *f)
 /* The n bytes at p can be read (and written, when want_write). */
 int rs_buffer_ok(const void *p, size_t n, int want_write);
 
+/* s can be read through its NUL, or through max bytes if that comes first
+ * (printf's %.Ns reads no further). */
+int rs_string_ok_within(const char *s, size_t max);
+
 /* s is a NUL-terminated string that can be read to its end. */
-int rs_string_ok(const char *s);
+static inline int rs_string_ok(const char *s)
+{
+	return rs_string_ok_within(s, SIZE_MAX);
+}
 
 /* Forget every remembered check (for tests and the benchmark). */
 void rs_forget(void);

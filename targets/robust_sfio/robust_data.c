@@ -34,7 +34,7 @@ Void_t *sfreserve(Sfio_t *f, ssize_t n, int type)
 		return RS_CALL(sfreserve, f, n, type);
 	if (!rs_stream_open(f))
 		return NULL;
-	if (type & ~(SF_LOCKR | SF_LASTR | 1))
+	if (type & ~RS_SFIO_TYPES)
 		RS_REFUSE(EINVAL, NULL);
 	return RS_CALL(sfreserve, f, n, type);
 }
@@ -57,7 +57,7 @@ char *sfgetr(Sfio_t *f, int rsc, int type)
 		return RS_CALL(sfgetr, f, rsc, type);
 	if (!rs_stream_ok(f, SF_READ))
 		return NULL;
-	if (rsc < 0 || rsc > 255 || (type & ~(SF_LOCKR | SF_LASTR | 1)))
+	if (rsc < 0 || rsc > 255 || (type & ~RS_SFIO_TYPES))
 		RS_REFUSE(EINVAL, NULL);
 	return RS_CALL(sfgetr, f, rsc, type);
 }

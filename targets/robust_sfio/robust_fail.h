@@ -11,6 +11,10 @@
 /* The flag bits SFIO defines (SF_READ ... SF_WHOLE). */
 #define RS_SFIO_FLAGS 0037777
 
+/* The type bits of sfgetr() and sfreserve(): SF_LOCKR, SF_LASTR, and 1,
+ * the older boolean lock argument that this SFIO still takes. */
+#define RS_SFIO_TYPES (SF_LOCKR | SF_LASTR | 1)
+
 /* The most characters one sfnputc() call may write.  A larger count is far
  * past any real use and is how a negative or garbage number arrives; on a
  * device that never fills, such as /dev/null, SFIO would write for hours,

@@ -129,16 +129,8 @@ static size_t integer_size(enum length length)
 /* A %s argument: readable to its NUL, or for precision bytes if sooner. */
 static int string_argument_ok(const char *s, long precision)
 {
-	size_t span;
-
-	if (!s)  /* SFIO prints "(null)" */
-		return 1;
-	if (precision < 0)
-		return rs_string_ok(s);
-	span = rs_memory_span(s, (size_t)precision, 0);
-	if (span == (size_t)precision || memchr(s, '\0', span))
-		return 1;
-	return refuse(EFAULT);
+	/* NULL: SFIO prints "(null)" */
+	return !s || rs_string_ok_within(s, precision < 0 ? SIZE_MAX : (size_t)precision);
 }
 
 static int printf_argument_ok(const struct spec *s, va_list *args)

@@ -1,6 +1,7 @@
 /*
- * Hardened formatted I/O.  The variadic functions check their va_list and
- * go on to SFIO's v-functions, as SFIO's own do.
+ * Hardened formatted I/O.  The v-functions check their va_list and go on
+ * to SFIO's; the variadic ones are the v-functions on their own arguments,
+ * as in SFIO.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,6 +10,16 @@
 #include "robust_format.h"
 #include "robust_real.h"
 #include "robust_sfio.h"
+
+/* A variadic function's body: its v-function on the same arguments, then
+ * the list of the rest (the last named parameter is always `format`). */
+#define VARIADIC(vfunction, ...) ({ \
+	va_list args_; \
+	int n_; \
+	va_start(args_, format); \
+	n_ = vfunction(__VA_ARGS__, args_); \
+	va_end(args_); \
+	n_; })
 
 int sfvprintf(Sfio_t *f, const char *format, va_list args)
 {
@@ -21,13 +32,7 @@ int sfvprintf(Sfio_t *f, const char *format, va_list args)
 
 int sfprintf(Sfio_t *f, const char *format, ...)
 {
-	va_list args;
-	int n;
-
-	va_start(args, format);
-	n = sfvprintf(f, format, args);
-	va_end(args);
-	return n;
+	return VARIADIC(sfvprintf, f, format);
 }
 
 /* s holds n bytes, the last of them for the NUL. */
@@ -44,13 +49,7 @@ int sfvsprintf(char *s, int n, const char *format, va_list args)
 
 int sfsprintf(char *s, int n, const char *format, ...)
 {
-	va_list args;
-	int result;
-
-	va_start(args, format);
-	result = sfvsprintf(s, n, format, args);
-	va_end(args);
-	return result;
+	return VARIADIC(sfvsprintf, s, n, format);
 }
 
 /* The scanf functions run on a format whose unbounded strings got widths. */
@@ -75,13 +74,7 @@ int sfvscanf(Sfio_t *f, const char *format, va_list args)
 
 int sfscanf(Sfio_t *f, const char *format, ...)
 {
-	va_list args;
-	int n;
-
-	va_start(args, format);
-	n = sfvscanf(f, format, args);
-	va_end(args);
-	return n;
+	return VARIADIC(sfvscanf, f, format);
 }
 
 int sfvsscanf(const char *s, const char *format, va_list args)
@@ -95,11 +88,5 @@ int sfvsscanf(const char *s, const char *format, va_list args)
 
 int sfsscanf(const char *s, const char *format, ...)
 {
-	va_list args;
-	int n;
-
-	va_start(args, format);
-	n = sfvsscanf(s, format, args);
-	va_end(args);
-	return n;
+	return VARIADIC(sfvsscanf, s, format);
 }

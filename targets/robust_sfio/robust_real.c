@@ -17,9 +17,14 @@ int rs_depth;
 
 static Sfio_t *standard[3];
 
-int rs_standard_stream(const Sfio_t *f)
+unsigned rs_standard_stream(const Sfio_t *f)
 {
-	return f && (f == standard[0] || f == standard[1] || f == standard[2]);
+	unsigned i;
+
+	for (i = 0; f && i < 3; i++)
+		if (f == standard[i])
+			return 1u << i;
+	return 0;
 }
 
 static void *lookup(void *sfio, const char *name)

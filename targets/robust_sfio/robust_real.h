@@ -42,7 +42,8 @@ extern int rs_depth;
 /* Inside a real SFIO call: forward without checks. */
 #define RS_NESTED() (rs_depth > 0)
 
-/* SFIO's standard streams, which are static and never go away. */
-int rs_standard_stream(const Sfio_t *f);
+/* Whether f is one of SFIO's standard streams, which are static and never
+ * go away: its bit among the three (1, 2, 4), or 0. */
+unsigned rs_standard_stream(const Sfio_t *f);
 
 #endif

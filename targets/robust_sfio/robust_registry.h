@@ -19,9 +19,4 @@ int rs_stream_known(const void *f);
  * fast paths of robust_sfio.h read it without a call. */
 extern uint64_t rs_registry_generation;
 
-static inline uint64_t rs_stream_generation(void)
-{
-	return rs_registry_generation;
-}
-
 #endif

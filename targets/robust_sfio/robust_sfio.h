@@ -37,16 +37,14 @@ ssize_t sfvalue(Sfio_t *f);
 
 static inline int rs_putc_fast(Sfio_t *f, int c)
 {
-	if (f == rs_hot.stream && rs_hot.generation == rs_registry_generation &&
-	    (f->flags & SF_WRITE) && f->next < f->endw)
+	if (rs_stream_remembered(f) && (f->flags & SF_WRITE) && f->next < f->endw)
 		return *f->next++ = (unsigned char)c;
 	return (sfputc)(f, c);
 }
 
 static inline int rs_getc_fast(Sfio_t *f)
 {
-	if (f == rs_hot.stream && rs_hot.generation == rs_registry_generation &&
-	    (f->flags & SF_READ) && f->next < f->endr)
+	if (rs_stream_remembered(f) && (f->flags & SF_READ) && f->next < f->endr)
 		return *f->next++;
 	return (sfgetc)(f);
 }

@@ -10,14 +10,9 @@
 #include "robust_real.h"
 #include "robust_sfio.h"
 
-/* Standard streams the caller closed: sfswap() onto one of them frees the
- * other stream, as onto a NULL. */
+/* Standard streams the caller closed, by rs_standard_stream's bits:
+ * sfswap() onto one of them frees the other stream, as onto a NULL. */
 static unsigned closed_standard;
-
-static unsigned standard_bit(const Sfio_t *f)
-{
-	return f == sfstdin ? 1u : f == sfstdout ? 2u : f == sfstderr ? 4u : 0u;
-}
 
 /* A stream SFIO just made or reopened: known from now on.  Should the
  * registry be unable to grow, the stream is closed again rather than handed
@@ -26,7 +21,7 @@ static Sfio_t *made(Sfio_t *f)
 {
 	if (!f)
 		return NULL;
-	closed_standard &= ~standard_bit(f);
+	closed_standard &= ~rs_standard_stream(f);
 	if (rs_stream_add(f)) {
 		RS_CALL(sfclose, f);
 		RS_REFUSE(ENOMEM, NULL);
@@ -37,8 +32,10 @@ static Sfio_t *made(Sfio_t *f)
 /* A stream SFIO has freed, or closed for good. */
 static void gone(Sfio_t *f)
 {
-	if (rs_standard_stream(f))
-		closed_standard |= standard_bit(f);
+	unsigned standard = rs_standard_stream(f);
+
+	if (standard)
+		closed_standard |= standard;
 	else
 		rs_stream_remove(f);
 }
@@ -114,7 +111,7 @@ Sfio_t *sfstack(Sfio_t *base, Sfio_t *top)
  * stream and frees f1. */
 Sfio_t *sfswap(Sfio_t *f1, Sfio_t *f2)
 {
-	int frees_f1 = !f2 || (closed_standard & standard_bit(f2));
+	int frees_f1 = !f2 || (closed_standard & rs_standard_stream(f2));
 	Sfio_t *result;
 
 	if (RS_NESTED())

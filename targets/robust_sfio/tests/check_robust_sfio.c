@@ -75,6 +75,25 @@ START_TEST(scanf_strings_are_bounded_by_their_destination)
 }
 END_TEST
 
+START_TEST(strings_are_checked_to_their_nul_or_precision)
+{
+	Sfio_t *w = scratch("w");
+	char *p = pages(2), *end = p + 4096 - 3, *long_text = malloc(200000);
+
+	munmap(p + 4096, 4096);
+	memcpy(end, "ab", 3);  /* "ab" and its NUL end at the unmapped page */
+	ck_assert_int_eq(sfputr(w, end, -1), 2);
+	memset(p, 'x', 4096);  /* no NUL before it now */
+	ck_refused(sfputr(w, p, -1), -1, EFAULT);
+	ck_assert_int_eq(sfprintf(w, "%.10s", p + 4096 - 10), 10);  /* reads no further */
+	ck_refused(sfprintf(w, "%.11s", p + 4096 - 10), -1, EFAULT);
+	memset(long_text, 'y', 199999);  /* longer than one step of the check */
+	long_text[199999] = '\0';
+	ck_assert_int_eq(sfputr(w, long_text, -1), 199999);
+	sfclose(w);
+}
+END_TEST
+
 START_TEST(a_loop_on_one_stream_and_buffer_checks_once)
 {
 	Sfio_t *f = scratch("w+");
@@ -204,6 +223,7 @@ int main(void)
 	tcase_add_checked_fixture(t, check_enter_test_dir, NULL);
 	tcase_add_test(t, wild_values_get_sfio_error_values_and_errno);
 	tcase_add_test(t, scanf_strings_are_bounded_by_their_destination);
+	tcase_add_test(t, strings_are_checked_to_their_nul_or_precision);
 	tcase_add_test(t, a_loop_on_one_stream_and_buffer_checks_once);
 	tcase_add_test(t, a_closed_stream_is_refused_though_remembered);
 	tcase_add_test(t, a_stream_swapped_away_is_refused);
