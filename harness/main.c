@@ -142,6 +142,8 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 
 	memset(info, 0, sizeof(*info));
 	snprintf(info->target, sizeof(info->target), "%s", t->plugin->target);
+	snprintf(info->extends, sizeof(info->extends), "%s",
+		 t->plugin->extends ? t->plugin->extends : "");
 	snprintf(info->target_version, sizeof(info->target_version), "%s",
 		 t->plugin->version ? t->plugin->version() : "");
 	uname(&u);

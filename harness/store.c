@@ -141,8 +141,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
-			       " seed, cap, timeout_ms, jobs, functions, started)"
-			       " VALUES (?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			       " seed, cap, timeout_ms, jobs, functions, extends, started)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''), strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
 	sqlite3_bind_text(s, 1, info->target, -1, SQLITE_STATIC);
@@ -154,6 +154,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	sqlite3_bind_int64(s, 7, info->timeout_ms);
 	sqlite3_bind_int(s, 8, info->jobs);
 	sqlite3_bind_text(s, 9, info->functions, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 10, info->extends, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)

@@ -16,6 +16,7 @@ struct tb_store;
 
 struct tb_run_info {
 	char target[128];
+	char extends[128];     /* the base target's name, "" if none */
 	char target_version[128];
 	char host[512];
 	char harness_version[32];

@@ -1,8 +1,7 @@
 """The `trebuchet` command line.  Commands are one table; TrebuchetError
 becomes a one-line message and exit code 2, never a traceback.
 
-Exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 harness failure,
-130 interrupted (the run can be finished with --resume)."""
+Exit codes: the table in exitcodes.py."""
 import argparse
 import json
 import sys
@@ -10,8 +9,7 @@ import time
 
 from . import build, executor, repro, spec as specs
 from .errors import TrebuchetError
-
-EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
+from .exitcodes import Exit
 
 
 def cmd_run(args):
@@ -41,7 +39,7 @@ def cmd_repro(args):
         index = repro.case_index(spec, function, values, repro.datatypes_of(spec))
     result = repro.run_case(spec, function, index, args.timeout)
     print(json.dumps(result) if args.json else repro.describe(result))
-    return EXIT_OK
+    return Exit.OK
 
 
 def cmd_build(args):
@@ -50,7 +48,7 @@ def cmd_build(args):
         path = build.build_plugin(specs.load(specs.find_spec(name)), quiet=args.quiet)
         if not args.quiet:
             print(f"{name}: {path}")
-    return EXIT_OK
+    return Exit.OK
 
 
 def cmd_list(args):
@@ -71,7 +69,7 @@ def cmd_list(args):
             parent = f" (inherits {d['parent']})" if d["parent"] else ""
             print(f"{d['name']}: {d['ctype']}{parent}")
             print("    " + " ".join(v["name"] for v in d["values"]))
-    return EXIT_OK
+    return Exit.OK
 
 
 def cmd_export(args):
@@ -84,7 +82,7 @@ def cmd_export(args):
             write(conn, out, args.run)
     else:
         write(conn, sys.stdout, args.run)
-    return EXIT_OK
+    return Exit.OK
 
 
 def cmd_report(args):
@@ -93,7 +91,7 @@ def cmd_report(args):
     started = time.perf_counter()
     index = report.write(args.db or ["trebuchet.db"], args.out)
     print(f"report written to {index} in {time.perf_counter() - started:.1f} s")
-    return EXIT_OK
+    return Exit.OK
 
 
 def cmd_compare(args):
@@ -101,7 +99,7 @@ def cmd_compare(args):
 
     result = compare.compare(args.dbs, args.target)
     print(json.dumps(result.as_dict(), indent=1) if args.json else compare.as_text(result))
-    return EXIT_OK
+    return Exit.OK
 
 
 def _split(text):
@@ -174,10 +172,10 @@ def main(argv=None):
         print(f"trebuchet: {e}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
-        return 130
+        return Exit.INTERRUPTED
     except BrokenPipeError:  # e.g. piped into head
         sys.stderr.close()
-        return EXIT_OK
+        return Exit.OK
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """The one exception type the CLI turns into a one-line message and exit code 2."""
+from .exitcodes import Exit
 
 
 class TrebuchetError(Exception):
     """Bad input or an unusable environment: a message for the user, not a traceback."""
 
-    exit_code = 2
+    exit_code = Exit.INPUT
 
     def __init__(self, message, path=None, line=None):
         where = ""

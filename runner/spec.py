@@ -62,6 +62,7 @@ class Spec:
     version_expr: Optional[str] = None
     description: str = ""
     base_folders: tuple = ()  # folders of the specs this one extends
+    extends: Optional[str] = None  # the target name of the spec this one extends
 
     @property
     def folder(self):
@@ -146,7 +147,8 @@ def _extend(spec, data, lines, chain):
         sources=tuple(str(base.source_path(s)) for s in base.sources) + spec.sources,
         datatypes={**base.datatypes, **spec.datatypes},
         description=spec.description or base.description,
-        base_folders=base.include_dirs)
+        base_folders=base.include_dirs,
+        extends=base.target)
 
 
 def _validate_schema(data, lines, path):

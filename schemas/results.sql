@@ -4,12 +4,13 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
     id              INTEGER PRIMARY KEY,
     target          TEXT    NOT NULL,
+    extends         TEXT,               -- the target whose spec this one extends (its "before"), or NULL
     target_version  TEXT    NOT NULL,   -- e.g. "glibc 2.36"
     host            TEXT    NOT NULL,
     harness_version TEXT    NOT NULL,
