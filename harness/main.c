@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -22,48 +21,13 @@
 #include "options.h"
 #include "repro.h"
 #include "scratch.h"
+#include "world.h"
 
 #ifndef TB_VERSION
 #define TB_VERSION "0.0.0"
 #endif
 
-#define SETTLED_ENV "TREBUCHET_EXEC_SETTLED"
-
-/*
- * Outcomes must not depend on chance.  Freed memory, which FILE:CLOSED and
- * FREED-style values point into, holds allocator pointers and glibc's
- * per-process random tcache key, so a program's fate on touching it would
- * change from run to run.  The executor therefore runs with address-space
- * randomization off and the malloc tcache disabled (freed blocks then hold
- * only free-list pointers, fixed when the layout is): it re-executes itself
- * once with both, before it does anything else.  Where personality() is
- * refused (some containers), it goes on as it is.
- */
-static void settle_memory_layout(char **argv)
-{
-	int persona = personality(0xffffffff);
-	char self[4096];
-	ssize_t n;
-
-	if (getenv(SETTLED_ENV)) {
-		unsetenv(SETTLED_ENV);
-		return;
-	}
-	if (persona == -1 || personality((unsigned long)persona | ADDR_NO_RANDOMIZE) == -1)
-		return;
-	/* by its real path, so that it keeps its name (scratch.c looks for it) */
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return;
-	self[n] = '\0';
-	setenv("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0", 1);
-	setenv(SETTLED_ENV, "1", 1);
-	execv(self, argv);
-	/* could not re-execute: carry on unsettled */
-}
-
 static volatile sig_atomic_t interrupted;
-static char tmpdir_env[4096 + 8];
 
 static void on_signal(int sig)
 {
@@ -239,7 +203,7 @@ int main(int argc, char **argv)
 	char err[512], scratch[4096];
 	int *sel, rc;
 
-	settle_memory_layout(argv);
+	tb_world_settle(argv);
 	tb_options_parse(argc, argv, &o);
 	if (!o.plugin)
 		return tb_list_datatypes(stdout, NULL), 0;
@@ -263,11 +227,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cfg.scratch_root = scratch;
-	/* test processes write temporary files into the scratch directory too;
-	 * putenv() of a static buffer, because setenv() would allocate by the
-	 * path's length and shift the heap the test processes inherit */
-	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", scratch);
-	putenv(tmpdir_env);
+	/* test processes write temporary files into the scratch directory too */
+	tb_world_enter(scratch);
 	/* give freed heap pages back, so that the test processes find zeros,
 	 * not what this process did so far, in memory they did not write */
 	malloc_trim(0);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "world.h"
 
 static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
@@ -78,7 +79,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		/* twice the cores: a case blocked until its deadline holds a
 		 * slot but not a core */
 		.jobs = (int)(ncpu > 0 ? 2 * ncpu : 2),
-		.scratch_parent = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		.scratch_parent = tb_world_scratch_parent(),
 		.memory_mb = 1024,
 	};
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {

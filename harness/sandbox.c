@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sandbox.h"
+#include "world.h"
 
 static int limit(int resource, rlim_t value)
 {
@@ -29,6 +30,7 @@ static int cpu_limit(rlim_t seconds)
 
 int tb_sandbox_inherited(const struct tb_sandbox *sb)
 {
+	tb_world_server();
 	if (limit(RLIMIT_CORE, 0) || limit(RLIMIT_AS, sb->address_space) ||
 	    limit(RLIMIT_FSIZE, sb->file_size))
 		return -1;
@@ -48,14 +50,15 @@ int tb_sandbox_inherited(const struct tb_sandbox *sb)
 }
 
 /* The rest of the sandbox, per test process: what cannot be inherited (a
- * process group and a CPU clock of its own, the server's descriptors
+ * session and process group of its own, so no controlling terminal whether
+ * or not the run was started from one; a CPU clock of its own; the server's descriptors
  * closed, the unprivileged user, since the server must stay able to kill). */
 static int enter_sandbox(const struct tb_sandbox *sb, const char *dir)
 {
 	sigset_t none;
 
 	sigemptyset(&none);
-	if (setpgid(0, 0) || sigprocmask(SIG_SETMASK, &none, NULL) ||
+	if (setsid() < 0 || sigprocmask(SIG_SETMASK, &none, NULL) ||
 	    prctl(PR_SET_PDEATHSIG, SIGKILL) || cpu_limit(sb->cpu_seconds) ||
 	    close_range(3, ~0U, 0))
 		return -1;

@@ -15,8 +15,9 @@
 
 int tb_scratch_create(const char *parent, char *out, size_t outlen)
 {
-	/* the executor's pid, so that a later run can tell when it is gone */
-	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%d-XXXXXX", parent, (int)getpid()) >= outlen)
+	/* the executor's pid, so that a later run can tell when it is gone;
+	 * padded, so that the path's length does not depend on it */
+	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%07d-XXXXXX", parent, (int)getpid()) >= outlen)
 		return -1;
 	return mkdtemp(out) ? 0 : -1;
 }

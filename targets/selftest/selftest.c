@@ -2,9 +2,13 @@
  * The selftest target's functions (selftest.h).  Each does exactly one bad
  * thing, so a test can say which outcome it must have.
  */
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "selftest.h"
@@ -111,4 +115,62 @@ int st_kill_parent(int code)
 int st_take_value(int value)
 {
 	return value;
+}
+
+/* FNV-1a over every environment string, in order; of TMPDIR and HOME
+ * only the name, since they name the run's own scratch directory. */
+static long long environment_hash(void)
+{
+	extern char **environ;
+	unsigned long long h = 14695981039346656037ull;
+
+	for (char **e = environ; *e; e++) {
+		int scratch = !strncmp(*e, "TMPDIR=", 7) || !strncmp(*e, "HOME=", 5);
+
+		for (const char *c = *e; *c && !(scratch && c > *e && c[-1] == '='); c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		h = (h ^ 0xff) * 1099511628211ull;
+	}
+	return (long long)(h >> 1);
+}
+
+static long long ignored_signals(void)
+{
+	long long mask = 0;
+	struct sigaction sa;
+
+	for (int sig = 1; sig < 63; sig++)
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			mask |= 1ll << sig;
+	return mask;
+}
+
+long long st_world(int what)
+{
+	volatile char local;
+	struct rlimit rl;
+	mode_t mask;
+	void *block;
+	int fd;
+
+	switch (what) {
+	case 0:
+		return (long long)(size_t)&local;
+	case 1:
+		block = malloc(64);
+		return (long long)(size_t)block;
+	case -1:
+		return environment_hash();
+	case INT_MAX:
+		mask = umask(0);
+		return mask;
+	case INT_MIN:
+		return ignored_signals();
+	case 255:
+		fd = open("/dev/tty", O_RDWR);
+		return fd >= 0;
+	default:
+		getrlimit(RLIMIT_NOFILE, &rl);
+		return (long long)rl.rlim_cur;
+	}
 }

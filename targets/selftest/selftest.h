@@ -20,5 +20,9 @@ int st_close_fds(int code);
 long st_allocate(int code);
 int st_kill_parent(int code);
 int st_take_value(int value);
+/* What the test process sees, by code: 0 a stack address, 1 a heap
+ * address, -1 a hash of the environment, INT_MAX the umask, INT_MIN the
+ * ignored signals, 255 whether /dev/tty opens, else the descriptor limit. */
+long long st_world(int what);
 
 #endif

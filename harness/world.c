@@ -1,0 +1,232 @@
+/*
+ * The world a test process sees (world.h): the same whoever started
+ * trebuchet, from whatever shell, directory, make or CI job.
+ *
+ * Test values that point into freed or uninitialised memory (FREED,
+ * FILE:CLOSED, a command string read from a freed block) make a case's fate
+ * depend on the exact heap and stack layout the test process inherits.  That
+ * layout is decided by what the executor was handed: glibc copies the
+ * environment into a heap array the first time a variable is added, so one
+ * more variable in the caller's environment moved every later heap block
+ * and turned a SIGABRT into a SIGSEGV.  So the executor, before anything
+ * else, re-executes itself into a world of its own making:
+ *
+ *   - personality exactly PER_LINUX | ADDR_NO_RANDOMIZE (no randomised
+ *     addresses; no inherited quirks such as READ_IMPLIES_EXEC);
+ *   - a soft stack limit of 8 MiB, which fixes where mmap() places things;
+ *   - an environment of our own (below), nothing else passed through;
+ *   - argument and environment strings padded to a fixed count and a fixed
+ *     number of bytes, so the stack starts at the same address whatever
+ *     the paths and options were.
+ *
+ * The environment a test process sees, and why:
+ *   PATH=/usr/local/bin:/usr/bin:/bin  where a tested function finds programs
+ *                                      (sfpopen, popen, system)
+ *   LC_ALL=C, TZ=UTC                   no locale or time zone of the caller's
+ *   TMPDIR, HOME                       the run's scratch directory (main.c)
+ *   GLIBC_TUNABLES                     malloc's tcache off (freed blocks hold
+ *                                      no per-process random key); the
+ *                                      caller's tunables, MALLOC_CHECK_ and
+ *                                      MALLOC_PERTURB_ are dropped
+ *   LD_LIBRARY_PATH                    passed through when set: it is how a
+ *                                      user points the loader at the library
+ *                                      under test
+ * The caller's TMPDIR is kept, under another name, only to choose where the
+ * scratch directory goes.
+ *
+ * What is inherited across fork rather than exec (signal dispositions, the
+ * umask, the descriptor limit) is normalised once in each fork server by
+ * tb_world_server().
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "world.h"
+
+#define SETTLED_ENV "TREBUCHET_EXEC_SETTLED"
+#define PAD_ENV "TREBUCHET_EXEC_PAD"
+#define SCRATCH_ENV "TREBUCHET_EXEC_SCRATCH_PARENT"
+#define STACK_LIMIT ((rlim_t)8 << 20)
+/* argv + environment after padding: this many strings, this many bytes
+ * (the executor's path included).  Larger command lines run unpadded. */
+#define PADDED_STRINGS 64
+#define PADDED_BYTES (64 << 10)
+#define NOFILE_LIMIT 1024
+#define PATH_ENTRY 4200
+
+/* What every test process's environment holds, in this order. */
+static char *const fixed_env[] = {
+	"PATH=/usr/local/bin:/usr/bin:/bin",
+	"LC_ALL=C",
+	"TZ=UTC",
+	"GLIBC_TUNABLES=glibc.malloc.tcache_count=0",
+};
+#define NFIXED (sizeof(fixed_env) / sizeof(fixed_env[0]))
+
+/* The settled executor's world: static, so that nothing here reaches the
+ * heap that test processes inherit. */
+static char scratch_parent[PATH_ENTRY];
+static char libpath_entry[8192], tmpdir_entry[PATH_ENTRY], home_entry[PATH_ENTRY];
+static char *world_env[NFIXED + 4];
+
+/* "AS=value" of the caller's variable NAME in buf; NULL when unset or too long. */
+static char *carried(const char *name, const char *as, char *buf, size_t len)
+{
+	const char *v = getenv(name);
+
+	if (!v || (size_t)snprintf(buf, len, "%s=%s", as, v) >= len)
+		return NULL;
+	return buf;
+}
+
+static size_t strings_size(char *const *list, size_t *count)
+{
+	size_t bytes = 0;
+
+	for (*count = 0; list[*count]; (*count)++)
+		bytes += strlen(list[*count]) + 1;
+	return bytes;
+}
+
+/* Pads env (n entries, room for PADDED_STRINGS + 1) with empty PAD_ENV
+ * entries up to PADDED_STRINGS strings in argv and env together, the last
+ * one long enough to make PADDED_BYTES. */
+static void pad_env(char **argv, const char *self, char **env, size_t n)
+{
+	static char pads[PADDED_STRINGS][sizeof(PAD_ENV) + 1];
+	static char last[PADDED_BYTES];
+	size_t argc, envc, bytes, empty, fill;
+
+	bytes = strings_size(argv, &argc) + strings_size(env, &envc) + strlen(self) + 1;
+	if (argc + envc >= PADDED_STRINGS)
+		return;
+	empty = PADDED_STRINGS - argc - envc - 1;
+	/* the last pad: "PAD_ENV=" (sizeof(PAD_ENV) bytes), fill bytes, NUL */
+	if (bytes + empty * sizeof(pads[0]) + sizeof(PAD_ENV) + 1 > PADDED_BYTES)
+		return;
+	fill = PADDED_BYTES - bytes - empty * sizeof(pads[0]) - sizeof(PAD_ENV) - 1;
+	for (size_t i = 0; i < empty; i++) {
+		memcpy(pads[i], PAD_ENV "=", sizeof(pads[i]));
+		env[n++] = pads[i];
+	}
+	memcpy(last, PAD_ENV "=", sizeof(PAD_ENV));
+	memset(last + sizeof(PAD_ENV), 'x', fill);
+	last[sizeof(PAD_ENV) + fill] = '\0';
+	env[n++] = last;
+	env[n] = NULL;
+}
+
+/* The environment handed to the re-executed executor. */
+static void build_env(char **argv, const char *self, char **env)
+{
+	static char parent[PATH_ENTRY + 64], libpath[sizeof(libpath_entry)];
+	size_t n = 0, i;
+
+	for (i = 0; i < NFIXED; i++)
+		env[n++] = fixed_env[i];
+	env[n++] = SETTLED_ENV "=1";
+	if ((env[n] = carried("TMPDIR", SCRATCH_ENV, parent, sizeof(parent))))
+		n++;
+	if ((env[n] = carried("LD_LIBRARY_PATH", "LD_LIBRARY_PATH", libpath, sizeof(libpath))))
+		n++;
+	env[n] = NULL;
+	pad_env(argv, self, env, n);
+}
+
+static void settle_process(void)
+{
+	struct rlimit rl;
+
+	if (personality(PER_LINUX | ADDR_NO_RANDOMIZE) == -1)
+		personality(PER_LINUX);  /* refused (some containers): still plain */
+	if (getrlimit(RLIMIT_STACK, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max < STACK_LIMIT ? rl.rlim_max : STACK_LIMIT;
+		setrlimit(RLIMIT_STACK, &rl);
+	}
+}
+
+/* Settled: keep what was carried, then swap in the test processes'
+ * environment (a static array: setenv() would allocate by its size). */
+static void take_world(void)
+{
+	const char *parent = getenv(SCRATCH_ENV);
+	size_t n = 0, i;
+
+	snprintf(scratch_parent, sizeof(scratch_parent), "%s", parent ? parent : "/tmp");
+	for (i = 0; i < NFIXED; i++)
+		world_env[n++] = fixed_env[i];
+	if (carried("LD_LIBRARY_PATH", "LD_LIBRARY_PATH", libpath_entry, sizeof(libpath_entry)))
+		world_env[n++] = libpath_entry;
+	world_env[n] = NULL;
+	environ = world_env;
+}
+
+void tb_world_settle(char **argv)
+{
+	static char *env[PADDED_STRINGS + 1];
+	static char self[4096];
+	ssize_t n;
+
+	if (getenv(SETTLED_ENV)) {
+		take_world();
+		return;
+	}
+	settle_process();
+	/* by its real path, so that it keeps its name (scratch.c looks for it) */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		build_env(argv, self, env);
+		execve(self, argv, env);
+	}
+	/* could not re-execute: carry on unsettled, in the caller's environment */
+	snprintf(scratch_parent, sizeof(scratch_parent), "%s",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+}
+
+const char *tb_world_scratch_parent(void)
+{
+	return scratch_parent;
+}
+
+void tb_world_enter(const char *scratch)
+{
+	size_t n = 0;
+
+	while (world_env[n])
+		n++;
+	snprintf(tmpdir_entry, sizeof(tmpdir_entry), "TMPDIR=%s", scratch);
+	snprintf(home_entry, sizeof(home_entry), "HOME=%s", scratch);
+	if (environ == world_env) {
+		world_env[n++] = tmpdir_entry;
+		world_env[n++] = home_entry;
+		world_env[n] = NULL;
+	} else {
+		putenv(tmpdir_entry);  /* unsettled: the caller's environment */
+		putenv(home_entry);
+	}
+}
+
+void tb_world_server(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct rlimit rl;
+	int sig;
+
+	/* an ignored signal survives fork and exec: nohup, a CI runner or a
+	 * shell that ignores SIGPIPE or SIGINT would change what a test sees */
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);
+	umask(022);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max < NOFILE_LIMIT ? rl.rlim_max : NOFILE_LIMIT;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
