@@ -11,6 +11,10 @@
 #include "progress.h"
 
 #define WINDOW 256
+/* how often the campaign wakes when no result comes: the progress line
+ * moves and the store commits even while every slot holds a hung case */
+#define TICK_MS 200
+#define LONG_RUNNING_US 1000000
 
 struct function_plan {
 	uint64_t *cases;  /* to run, ascending */
@@ -176,11 +180,12 @@ static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_
 			return tb_progress_end(&progress), TB_CAMPAIGN_INTERRUPTED;
 		if (send_requests(c, plans, &next))
 			goto server_gone;
-		n = tb_pool_receive(c->servers, results, 64);
-		if (n == 0)
-			continue;
+		n = tb_pool_receive(c->servers, results, 64, TICK_MS);
 		if (n < 0)
 			goto server_gone;
+		if (tb_store_commit_due(c->store))
+			return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;
+		tb_progress_tick(&progress, tb_pool_running_longer(c->servers, LONG_RUNNING_US));
 		for (i = 0; i < n; i++)
 			if (store_result(c, plans, &results[i], &progress))
 				return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@
  * queue runs dry (the executor may be waiting on them to send more): fewer
  * writes for the server, fewer wake-ups for the executor. */
 #define RESULT_BATCH 64
+/* ... and no result waits longer than this: when slow cases dominate, the
+ * executor still hears of each one soon (to store it, to show progress) */
+#define RESULT_WAIT_US 200000
 
 struct slot {
 	pid_t pid;  /* 0: free */
@@ -68,6 +72,7 @@ struct server {
 	int result_fd;
 	struct tb_result out[RESULT_BATCH + TB_SERVER_MAX_JOBS];  /* not yet sent */
 	int nout;
+	long long first_out_us;  /* when out[0] was classified */
 	char dirents[8192];
 };
 
@@ -113,6 +118,8 @@ static void launch(struct server *s, struct slot *slot)
 	s->head = (s->head + 1) % QUEUE_SIZE;
 	s->count--;
 	slot->start_us = now_us();
+	if (cfg->slot_started)
+		cfg->slot_started[cfg->first_slot + (slot - s->slots)] = slot->start_us;
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -157,6 +164,8 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	};
 	struct tb_result *res = &s->out[s->nout++];
 
+	if (s->nout == 1)
+		s->first_out_us = now_us();
 	tb_classify(&obs, res);
 	res->fn = slot->req.fn;
 	res->case_index = slot->req.case_index;
@@ -165,6 +174,8 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));
+	if (s->cfg->slot_started)
+		s->cfg->slot_started[s->cfg->first_slot + (slot - s->slots)] = 0;
 	slot->pid = 0;
 	s->running--;
 }
@@ -348,14 +359,18 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 		die("signalfd");
 
 	for (;;) {
-		long long timeout;
+		long long timeout, send_in;
 
 		launch_ready(sp);
-		if (sp->nout >= RESULT_BATCH || (sp->nout && (!sp->count || sp->request_eof)))
-			send_results(sp);
+		send_in = sp->nout ? sp->first_out_us + RESULT_WAIT_US - now_us() : -1;
+		if (sp->nout >= RESULT_BATCH || (sp->nout && (!sp->count || sp->request_eof)) ||
+		    (sp->nout && send_in <= 0))
+			send_results(sp), send_in = -1;
 		if (sp->request_eof && !sp->running && !sp->count)
 			break;
 		timeout = watchdog(sp);
+		if (send_in > 0 && (timeout < 0 || (send_in + 999) / 1000 < timeout))
+			timeout = (send_in + 999) / 1000;
 		/* stop reading requests while the queue is full or closed */
 		fds[1].fd = (sp->request_eof || sp->count == QUEUE_SIZE) ? -1 : request_fd;
 		if (poll(fds, 2, (int)timeout) < 0 && errno != EINTR)
@@ -415,6 +430,11 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	setpgid(0, 0);
 	if (chdir(cfg->scratch_root))
 		die("chdir to the scratch directory");
+	/* the slots' start times are for the executor's eyes: test processes
+	 * must not inherit (or scribble on) them */
+	if (cfg->slot_started)
+		madvise((void *)((uintptr_t)cfg->slot_started & ~(uintptr_t)(getpagesize() - 1)),
+			(size_t)getpagesize(), MADV_DONTFORK);
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");

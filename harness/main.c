@@ -3,8 +3,8 @@
  *
  * The order matters: the plugin is loaded and resolved (small), then the
  * fork servers (one per core) are forked while this process is still small,
- * and only then is the store opened and the case lists allocated.  Exit codes: 0 done, 1 never,
- * 2 usage or input error, 3 harness failure, 130 interrupted (resumable).
+ * and only then is the store opened and the case lists allocated.  Exit
+ * codes: exitcodes.h.
  */
 #include <fcntl.h>
 #include <malloc.h>
@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "campaign.h"
+#include "exitcodes.h"
 #include "listing.h"
 #include "options.h"
 #include "repro.h"
@@ -33,6 +35,16 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+/* The executor lives and dies with whoever started it (the `trebuchet`
+ * CLI): its parent's death is a SIGTERM, which stores what is done and
+ * stops, so a killed CLI leaves no run going on behind a user's back. */
+static void die_with_parent(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == 1)
+		raise(SIGTERM);
 }
 
 static void catch_signals(void)
@@ -132,9 +144,18 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 	char err[512];
 	int found = 0;
 
+	/* a store that is not there has nothing to resume: do not create it */
+	if (o->resume && access(o->db, F_OK)) {
+		fprintf(stderr, "trebuchet-exec: %s: no such store, so nothing to resume\n", o->db);
+		return -1;
+	}
 	c->store = tb_store_open(o->db, err, sizeof(err));
 	if (!c->store) {
 		fprintf(stderr, "trebuchet-exec: %s\n", err);
+		return -1;
+	}
+	if (tb_store_lock(c->store, o->db)) {
+		fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
 		return -1;
 	}
 	if (o->resume) {
@@ -143,11 +164,14 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
 			return -1;
 		}
-		if (found) {
-			o->functions = info.functions;
-			o->seed = info.seed;
-			o->cap = info.cap;
+		if (!found) {
+			fprintf(stderr, "trebuchet-exec: %s: no unfinished run of %s to resume\n",
+				o->db, t->plugin->target);
+			return -1;
 		}
+		o->functions = info.functions;
+		o->seed = info.seed;
+		o->cap = info.cap;
 	}
 	if (select_functions(t, o->functions, sel, &c->nselected))
 		return -1;
@@ -172,15 +196,15 @@ static int single_case(const struct tb_options *o, const struct tb_target *t,
 	if (fn < 0) {
 		fprintf(stderr, "trebuchet-exec: --case wants --functions naming one function "
 			"of %s\n", t->plugin->target);
-		return 2;
+		return TB_EXIT_INPUT;
 	}
 	if (o->case_index >= t->functions[fn].total) {
 		fprintf(stderr, "trebuchet-exec: %s has %llu cases, no case %llu\n",
 			o->functions, (unsigned long long)t->functions[fn].total,
 			(unsigned long long)o->case_index);
-		return 2;
+		return TB_EXIT_INPUT;
 	}
-	return tb_repro(t, pool, fn, o->case_index, stdout) ? 3 : 0;
+	return tb_repro(t, pool, fn, o->case_index, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
 }
 
 static int list(const struct tb_options *o, const struct tb_target *t)
@@ -204,12 +228,13 @@ int main(int argc, char **argv)
 	int *sel, rc;
 
 	tb_world_settle(argv);
+	die_with_parent();
 	tb_options_parse(argc, argv, &o);
 	if (!o.plugin)
 		return tb_list_datatypes(stdout, NULL), 0;
 	if (tb_target_load(o.plugin, &target, err, sizeof(err))) {
 		fprintf(stderr, "trebuchet-exec: %s\n", err);
-		return 2;
+		return TB_EXIT_INPUT;
 	}
 	if (o.list || o.list_datatypes)
 		return list(&o, &target);
@@ -224,7 +249,7 @@ int main(int argc, char **argv)
 	     chown(scratch, cfg.sandbox.uid, cfg.sandbox.gid))) {
 		fprintf(stderr, "trebuchet-exec: cannot make a scratch directory in %s\n",
 			o.scratch_parent);
-		return 2;
+		return TB_EXIT_INPUT;
 	}
 	cfg.scratch_root = scratch;
 	/* test processes write temporary files into the scratch directory too */
@@ -236,7 +261,7 @@ int main(int argc, char **argv)
 		tb_pool_stop(&servers);
 		fprintf(stderr, "trebuchet-exec: cannot start the fork servers\n");
 		tb_remove_tree(AT_FDCWD, scratch);
-		return 3;
+		return TB_EXIT_HARNESS;
 	}
 	close(cfg.sandbox.devnull_fd);
 	catch_signals();
@@ -252,15 +277,13 @@ int main(int argc, char **argv)
 	c.progress = o.progress == TB_PROGRESS_ON ||
 		     (o.progress == TB_PROGRESS_AUTO && isatty(2));
 	if (!sel || open_run(&o, &target, &c, sel)) {
-		rc = 2;
+		rc = TB_EXIT_INPUT;
 	} else {
 		rc = tb_campaign_run(&c);
 		if (rc == TB_CAMPAIGN_DONE && tb_store_finish_run(c.store, c.run_id))
 			rc = TB_CAMPAIGN_FAILED;
-		rc = rc == TB_CAMPAIGN_DONE ? 0 : rc == TB_CAMPAIGN_INTERRUPTED ? 130 : 3;
-		if (rc == 0 && c.progress)
-			fprintf(stderr, "run %lld of %s stored in %s\n", (long long)c.run_id,
-				target.plugin->target, o.db);
+		rc = rc == TB_CAMPAIGN_DONE ? TB_EXIT_OK
+		   : rc == TB_CAMPAIGN_INTERRUPTED ? TB_EXIT_INTERRUPTED : TB_EXIT_HARNESS;
 	}
 	tb_store_close(c.store);
 	tb_pool_stop(&servers);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "exitcodes.h"
 #include "options.h"
 #include "world.h"
 
@@ -17,10 +18,11 @@ static const char usage[] =
 	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n";
 
+/* One line, as every input error: the usage is for --help. */
 static void usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "trebuchet-exec: %s%s%s\n%s", what, arg ? ": " : "", arg ? arg : "", usage);
-	exit(2);
+	fprintf(stderr, "trebuchet-exec: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+	exit(TB_EXIT_INPUT);
 }
 
 static unsigned long long number(const char *arg, const char *name)
@@ -30,8 +32,10 @@ static unsigned long long number(const char *arg, const char *name)
 
 	errno = 0;
 	v = strtoull(arg, &end, 0);
-	if (errno || *end || end == arg || *arg == '-')
-		usage_error(name, arg);
+	if (errno || *end || end == arg || *arg == '-') {
+		fprintf(stderr, "trebuchet-exec: %s wants a whole number, not '%s'\n", name, arg);
+		exit(TB_EXIT_INPUT);
+	}
 	return v;
 }
 
@@ -41,7 +45,7 @@ static long seconds_to_ms(const char *arg)
 	double s = strtod(arg, &end);
 
 	if (*end || end == arg || !(s > 0) || s > 3600)
-		usage_error("--timeout wants seconds in (0, 3600]", arg);
+		usage_error("--timeout wants seconds above 0 and at most 3600, not", arg);
 	return s < 0.001 ? 1 : (long)(s * 1000 + 0.5);
 }
 
@@ -100,7 +104,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'l': o->list = 1; break;
 		case 'L': o->list_datatypes = 1; break;
 		case 'h': fputs(usage, stdout); exit(0);
-		default: usage_error("unknown option", NULL);
+		default: usage_error("unknown option (see --help)", NULL);
 		}
 	}
 	if (optind < argc)
@@ -108,7 +112,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 	if (!o->plugin && !o->list_datatypes)
 		usage_error("--plugin is required", NULL);
 	if (o->jobs < 1 || o->jobs > 256)
-		usage_error("--jobs wants 1 to 256", NULL);
+		usage_error("--jobs wants 1 to 256", NULL);  /* TB_SERVER_MAX_JOBS */
 	if (o->cap < 1)
 		usage_error("--cap wants at least 1", NULL);
 	if (o->memory_mb < 64)

@@ -3,6 +3,8 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pool.h"
@@ -19,6 +21,12 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 	if (servers < 1)
 		servers = 1;
 	pool->n = 0;
+	pool->slots = cfg->jobs;
+	pool->slot_started = mmap(NULL, (size_t)cfg->jobs * sizeof(long long),
+				  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pool->slot_started == MAP_FAILED)
+		return pool->slot_started = NULL, -1;
+	share.slot_started = pool->slot_started;
 	share.first_slot = 0;
 	for (i = 0; i < servers; i++) {
 		/* the first jobs % servers servers take one slot more */
@@ -80,7 +88,7 @@ static int read_from(struct tb_server_pool *pool, int s, struct tb_result *buf, 
 	}
 }
 
-int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max)
+int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max, int timeout_ms)
 {
 	struct pollfd fds[TB_MAX_SERVERS];
 	int i;
@@ -89,12 +97,30 @@ int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max)
 		fds[i].fd = pool->servers[i].result_fd;
 		fds[i].events = POLLIN;
 	}
-	if (poll(fds, (nfds_t)pool->n, -1) < 0)
+	if (poll(fds, (nfds_t)pool->n, timeout_ms) < 0)
 		return errno == EINTR ? 0 : -1;
 	for (i = 0; i < pool->n; i++)
 		if (fds[i].revents)
 			return read_from(pool, i, buf, max);
 	return 0;
+}
+
+int tb_pool_running_longer(const struct tb_server_pool *pool, long long min_us)
+{
+	struct timespec ts;
+	long long now;
+	int i, n = 0;
+
+	if (!pool->slot_started)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	for (i = 0; i < pool->slots; i++) {
+		long long started = pool->slot_started[i];
+
+		n += started && now - started >= min_us;
+	}
+	return n;
 }
 
 size_t tb_pool_outstanding(const struct tb_server_pool *pool)
@@ -114,4 +140,7 @@ void tb_pool_stop(struct tb_server_pool *pool)
 	for (i = 0; i < pool->n; i++)
 		tb_server_stop(&pool->servers[i]);
 	pool->n = 0;
+	if (pool->slot_started)
+		munmap((void *)pool->slot_started, (size_t)pool->slots * sizeof(long long));
+	pool->slot_started = NULL;
 }

@@ -17,6 +17,8 @@
 
 struct tb_server_pool {
 	int n;
+	int slots;                       /* jobs, all servers together */
+	volatile long long *slot_started; /* shared with the servers (forkserver.h) */
 	struct tb_server servers[TB_MAX_SERVERS];
 	size_t outstanding[TB_MAX_SERVERS];
 };
@@ -27,9 +29,13 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 /* Sends each request to the server with the fewest outstanding. */
 int tb_pool_send(struct tb_server_pool *pool, const struct tb_request *reqs, int n);
 
-/* Waits for results and reads up to max of them: the count, 0 if a signal
- * interrupted the wait, -1 if a server is gone. */
-int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max);
+/* Waits up to timeout_ms for results and reads up to max of them: the
+ * count, 0 if none came in time or a signal interrupted the wait, -1 if a
+ * server is gone. */
+int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max, int timeout_ms);
+
+/* How many cases have been running for at least min_us. */
+int tb_pool_running_longer(const struct tb_server_pool *pool, long long min_us);
 
 size_t tb_pool_outstanding(const struct tb_server_pool *pool);
 

@@ -13,7 +13,7 @@ int tb_repro(const struct tb_target *t, struct tb_server_pool *pool, int fn, uin
 
 	if (tb_pool_send(pool, &req, 1))
 		return -1;
-	while ((n = tb_pool_receive(pool, &r, 1)) == 0)
+	while ((n = tb_pool_receive(pool, &r, 1, -1)) == 0)
 		;
 	if (n < 0)
 		return -1;

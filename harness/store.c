@@ -1,24 +1,43 @@
 /*
  * The SQLite writer (store.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "store.h"
 
 /* schemas/results.sql, linked in by the Makefile (ld -r -b binary) */
 extern const char _binary_results_sql_start[], _binary_results_sql_end[];
 
+/* A batch is committed after this many results or this long after its
+ * first, whichever comes first: when slow cases dominate, a kill must not
+ * lose minutes of them. */
 #define BATCH 512
+#define BATCH_US 1000000LL
 
 struct tb_store {
 	sqlite3 *db;
 	sqlite3_stmt *insert;
 	int in_batch;
+	long long batch_started_us;
+	int lock_fd;  /* the writer's lock, held until the process ends */
 	char error[512];
 };
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static int schema_version(const char *sql)
 {
@@ -88,6 +107,7 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	st->lock_fd = -1;
 	if (sqlite3_open(path, &st->db) != SQLITE_OK) {
 		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
 		goto fail;
@@ -120,6 +140,9 @@ void tb_store_close(struct tb_store *st)
 	tb_store_commit(st);
 	sqlite3_finalize(st->insert);
 	sqlite3_close(st->db);
+	/* only now: closing any descriptor of the file drops SQLite's locks */
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
 	free(st);
 }
 
@@ -268,6 +291,7 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 			return failed(st, "begin batch");
 		st->in_batch = 1;
+		st->batch_started_us = now_us();
 	}
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_text(s, 2, function, -1, SQLITE_STATIC);
@@ -289,7 +313,42 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		return failed(st, "store result");
 	if (++st->in_batch > BATCH)
 		return tb_store_commit(st);
+	return tb_store_commit_due(st);
+}
+
+int tb_store_commit_due(struct tb_store *st)
+{
+	if (st->in_batch && now_us() - st->batch_started_us >= BATCH_US)
+		return tb_store_commit(st);
 	return 0;
+}
+
+/* flock() on a descriptor of its own: independent of SQLite's fcntl()
+ * locks, and released by the kernel however the holder ends. */
+int tb_store_lock(struct tb_store *st, const char *path)
+{
+	sqlite3_stmt *s;
+
+	st->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (st->lock_fd >= 0 && flock(st->lock_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (st->lock_fd < 0 || errno != EWOULDBLOCK) {
+		snprintf(st->error, sizeof(st->error), "%s: cannot lock: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(st->error, sizeof(st->error),
+		 "%s is being written by another trebuchet run; wait for it to end or stop it", path);
+	if (sqlite3_prepare_v2(st->db, "SELECT id, target, started FROM runs WHERE finished IS NULL"
+			       " ORDER BY id DESC LIMIT 1", -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			snprintf(st->error, sizeof(st->error),
+				 "%s: run %lld of %s (started %s) is being written by another "
+				 "trebuchet; wait for it to end or stop it", path,
+				 (long long)sqlite3_column_int64(s, 0), sqlite3_column_text(s, 1),
+				 sqlite3_column_text(s, 2));
+		sqlite3_finalize(s);
+	}
+	return -1;
 }
 
 int tb_store_commit(struct tb_store *st)

@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from . import build, executor, repro, spec as specs
+from . import build, executor, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -17,13 +17,22 @@ def cmd_run(args):
     functions = _split(args.functions)
     for name in functions or ():
         if not spec.function(name):
-            raise TrebuchetError(f"target {spec.target} has no function '{name}'", spec.path)
+            raise TrebuchetError(f"target {spec.target} has no function '{name}' "
+                                 f"(`trebuchet list functions --target {args.target}` lists them)",
+                                 spec.path, spec.functions_line)
     plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
-    return executor.run_campaign(
+    started = time.monotonic()
+    rc = executor.run_campaign(
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
-        progress=False if args.quiet else None, scratch=args.scratch,
+        progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
         memory_mb=args.memory_mb)
+    if rc == Exit.OK and not args.quiet:
+        print(summary.line(args.db, spec.target, time.monotonic() - started))
+    elif rc in (Exit.INTERRUPTED, Exit.HARNESS):
+        print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
+              f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)
+    return rc
 
 
 def cmd_repro(args):
@@ -106,30 +115,61 @@ def _split(text):
     return [s for s in text.split(",") if s] if text else None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, as every input error (the usage is --help's)."""
+
+    def error(self, message):
+        print(f"trebuchet: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        sys.exit(Exit.INPUT)
+
+
+def _bounded(kind, low, high=None, low_open=False):
+    """An argparse type: a number of kind in [low, high] ((low, high] when
+    low_open), else a one-line error saying what is wanted."""
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or (value <= low if low_open else value < low) or \
+                (high is not None and value > high):
+            wanted = f"above {low}" if low_open else f"at least {low}"
+            wanted += f" and at most {high}" if high is not None else ""
+            raise argparse.ArgumentTypeError(f"wants a {'whole ' if kind is int else ''}"
+                                             f"number {wanted}, not '{text}'")
+        return value
+    return convert
+
+
 def _parser():
-    p = argparse.ArgumentParser(prog="trebuchet", description="API robustness testing for C libraries.")
+    p = _Parser(prog="trebuchet", description="API robustness testing for C libraries.")
     sub = p.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run a robustness campaign against a target")
     run.add_argument("--target", required=True, help="a target name, or the path of a spec file")
     run.add_argument("--functions", help="comma-separated functions (default: all)")
-    run.add_argument("--cap", type=int, help="most cases per function (default 5000)")
-    run.add_argument("--seed", type=int, help="seed of the case sample (default 1)")
-    run.add_argument("--timeout", type=float, help="seconds of CPU or of sleep before a call is a RESTART (default 2)")
-    run.add_argument("--jobs", type=int, help="cases in flight (default twice the cores)")
+    run.add_argument("--cap", type=_bounded(int, 1), help="most cases per function (default 5000)")
+    run.add_argument("--seed", type=_bounded(int, 0), help="seed of the case sample (default 1)")
+    run.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True),
+                     help="seconds of CPU or of sleep before a call is a RESTART (default 2)")
+    run.add_argument("--jobs", type=_bounded(int, 1, 256), help="cases in flight (default twice the cores)")
     run.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
-    run.add_argument("--resume", action="store_true", help="finish the target's last unfinished run")
+    run.add_argument("--resume", action="store_true",
+                     help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
-    run.add_argument("--memory-mb", type=int, help="address-space limit of a test process (default 1024)")
-    run.add_argument("--quiet", action="store_true", help="no progress display")
+    run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
+    shown = run.add_mutually_exclusive_group()
+    shown.add_argument("--quiet", action="store_true", help="no progress display and no summary")
+    shown.add_argument("--progress", action="store_true",
+                       help="the progress line even when output is not a terminal")
     run.set_defaults(func=cmd_run)
 
     rp = sub.add_parser("repro", help="run one case on its own and show its outcome")
     rp.add_argument("--target", required=True)
     rp.add_argument("--function", required=True)
-    rp.add_argument("--case", type=int, help="the case index")
+    rp.add_argument("--case", type=_bounded(int, 0), help="the case index")
     rp.add_argument("--values", help="the case's values, e.g. buffer:VALID,size:ONE,size:ONE,FILE:NULL")
-    rp.add_argument("--timeout", type=float)
+    rp.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True))
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
     rp.set_defaults(func=cmd_repro)
 

@@ -1,10 +1,12 @@
 """Runs trebuchet-exec, the C executor, for a built plugin."""
 import json
+import signal
 import subprocess
 import sys
 
 from . import paths
 from .errors import TrebuchetError
+from .exitcodes import Exit
 
 
 def _exec_path():
@@ -15,7 +17,9 @@ def _exec_path():
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
                  resume=False, progress=None, scratch=None, memory_mb=None):
-    """Runs the campaign; returns the executor's exit code (0, 2, 3 or 130)."""
+    """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
+    The executor dies with this process (it asks for SIGTERM when its
+    parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
@@ -31,11 +35,17 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     proc = subprocess.Popen(argv)
     while True:
         try:
-            return proc.wait()
+            rc = proc.wait()
+            break
         except KeyboardInterrupt:
             # the executor got the same Ctrl-C: it stores what it has, stops
             # its test processes and exits 130; wait for it to finish that
             continue
+    if rc < 0:
+        print(f"trebuchet: trebuchet-exec was killed by {signal.Signals(-rc).name}; what it "
+              f"stored is kept", file=sys.stderr)
+        return Exit.HARNESS
+    return rc
 
 
 def query(args, path=None):

@@ -63,6 +63,7 @@ class Spec:
     description: str = ""
     base_folders: tuple = ()  # folders of the specs this one extends
     extends: Optional[str] = None  # the target name of the spec this one extends
+    functions_line: Optional[int] = None  # where the spec lists (or inherits) its functions
 
     @property
     def folder(self):
@@ -122,8 +123,10 @@ def load(path, _extended_by=()):
     except OSError as e:
         raise TrebuchetError(e.strerror or str(e), path) from None
     data, lines = yamlines.load(text, path)
+    _null_convention(data)
     _validate_schema(data, lines, path)
-    spec = _build(data, path)
+    spec = dataclasses.replace(_build(data, path), functions_line=yamlines.line_of(
+        lines, ("functions",) if "functions" in data else ("extends",)))
     if "extends" in data:
         spec = _extend(spec, data, lines, _extended_by + (path,))
     _check(spec, data, lines)
@@ -151,13 +154,38 @@ def _extend(spec, data, lines, chain):
         extends=base.target)
 
 
+def _null_convention(data):
+    """`error: {when: null}` names the convention "a NULL return is the
+    error"; YAML reads the bare word as no value, so it is put back."""
+    if not isinstance(data, dict) or not isinstance(data.get("functions"), list):
+        return
+    for f in data["functions"]:
+        err = f.get("error") if isinstance(f, dict) else None
+        if isinstance(err, dict) and "when" in err and err["when"] is None:
+            err["when"] = "null"
+
+
+def _schema_message(e):
+    """A schema error in words: a missing key by its name, never a repr of
+    the whole mapping."""
+    if e.validator == "required":
+        return f"missing key '{e.message.split(chr(39))[1]}'"
+    if e.validator in ("anyOf", "oneOf") and e.context and \
+            all(c.validator == "required" for c in e.context):
+        keys = [c.validator_value[0] for c in e.context if c.validator_value]
+        return "missing key: one of " + ", ".join(f"'{k}'" for k in keys)
+    if e.validator == "additionalProperties":
+        return e.message
+    return e.message if len(e.message) < 200 else e.message[:200] + "..."
+
+
 def _validate_schema(data, lines, path):
     validator = jsonschema.Draft202012Validator(_schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "top level"
-        raise TrebuchetError(f"{where}: {e.message}", path,
+        raise TrebuchetError(f"{where}: {_schema_message(e)}", path,
                              yamlines.line_of(lines, e.absolute_path))
 
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "selftest.h"
@@ -41,6 +42,13 @@ int st_spin(int code)
 
 	for (;;)
 		n++;
+}
+
+int st_slow(size_t a, size_t b)
+{
+	struct timespec tenth = { 0, 100000000 };
+
+	return nanosleep(&tenth, NULL);
 }
 
 int st_exit(int code)

@@ -13,6 +13,8 @@ int st_abort(int code);
 int st_hang(int code);
 int st_spin(int code);
 int st_exit(int code);
+/* Returns after a tenth of a second: a slow case. */
+int st_slow(size_t a, size_t b);
 int st_fork_linger(int code);
 int st_fork_escape(int code);
 int st_scribble_fds(int code);
