@@ -1,6 +1,8 @@
 """Shared helpers for the end-to-end suites: they drive the real `trebuchet`
 CLI (installed in the project's virtual environment) against real targets."""
 import os
+import re
+import select
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +23,41 @@ def trebuchet(*args, cwd=None, env=None, check=True):
         raise AssertionError(f"trebuchet {' '.join(map(str, args))} exited "
                              f"{result.returncode}:\n{result.stderr}")
     return result
+
+
+PROGRESS = re.compile(rb"(\d+)/(\d+) cases")
+
+
+def start_run(db, *args):
+    """A run in a session of its own, its progress line on a pipe."""
+    return subprocess.Popen([str(TREBUCHET), "run", "--db", str(db), "--progress", *map(str, args)],
+                            start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def read_progress_until(proc, condition):
+    """Reads the run's progress line (blocking) until condition(done, text)."""
+    seen = b""
+    while True:
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        assert chunk, f"the run ended first: {seen[-400:]!r}"
+        seen += chunk
+        last = seen.rsplit(b"\r", 1)[-1]
+        counts = PROGRESS.findall(last)
+        if counts and condition(int(counts[-1][0]), last):
+            return last
+
+
+def wait_gone(pid):
+    """Blocks until pid has exited (a pidfd polls readable then)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        select.select([fd], [], [])
+    finally:
+        os.close(fd)
 
 
 def query(db, sql, *params):

@@ -7,47 +7,10 @@ Every wait here blocks on something the run does (a line of its progress
 read from a pipe, its exit seen through a pidfd): no sleeps."""
 import os
 import re
-import select
 import signal
-import subprocess
 
-from conftest import TREBUCHET, query, trebuchet
+from conftest import query, read_progress_until, start_run, trebuchet, wait_gone
 from trebuchet.runner.exitcodes import Exit
-
-PROGRESS = re.compile(rb"(\d+)/(\d+) cases")
-
-
-def start(db, *args):
-    """A run in a session of its own, its progress line on a pipe."""
-    return subprocess.Popen([str(TREBUCHET), "run", "--db", str(db), "--progress", *map(str, args)],
-                            start_new_session=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-
-
-def read_progress_until(proc, condition):
-    """Reads the run's progress line (blocking) until condition(done, text)."""
-    seen = b""
-    while True:
-        chunk = os.read(proc.stderr.fileno(), 4096)
-        assert chunk, f"the run ended first: {seen[-400:]!r}"
-        seen += chunk
-        last = seen.rsplit(b"\r", 1)[-1]
-        counts = PROGRESS.findall(last)
-        if counts and condition(int(counts[-1][0]), last):
-            return last
-
-
-def wait_gone(pid):
-    """Blocks until pid has exited (a pidfd polls readable then)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    try:
-        select.select([fd], [], [])
-    finally:
-        os.close(fd)
-
 
 def children(pid):
     with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -60,7 +23,7 @@ def stored(db):
 
 def test_killing_the_cli_stops_the_executor_and_keeps_its_results(tmp_path):
     db = tmp_path / "k.db"
-    run = start(db, "--target", "stdio", "--functions", "fread,fgets,fputs,setbuf")
+    run = start_run(db, "--target", "stdio", "--functions", "fread,fgets,fputs,setbuf")
     read_progress_until(run, lambda done, _: done >= 1500)
     executor = children(run.pid)
     assert len(executor) == 1
@@ -76,7 +39,7 @@ def test_killing_the_cli_stops_the_executor_and_keeps_its_results(tmp_path):
 
 def test_a_second_writer_is_refused_naming_the_run(tmp_path):
     db = tmp_path / "w.db"
-    first = start(db, "--target", "selftest", "--functions", "st_hang", "--timeout", "30",
+    first = start_run(db, "--target", "selftest", "--functions", "st_hang", "--timeout", "30",
                   "--jobs", "1")
     read_progress_until(first, lambda _, text: b"running > 1 s" in text)
     second = trebuchet("run", "--target", "selftest", "--functions", "st_return", "--db", db,
@@ -107,7 +70,7 @@ def test_slow_cases_are_committed_within_a_second(tmp_path):
     """Cases of a tenth of a second each, 20 a second, do not fill a batch
     of 512 before the kill: without the commit on time nothing was stored."""
     db = tmp_path / "slow.db"
-    run = start(db, "--target", "selftest", "--functions", "st_slow", "--jobs", "2")
+    run = start_run(db, "--target", "selftest", "--functions", "st_slow", "--jobs", "2")
     read_progress_until(run, lambda done, _: done >= 40)
     os.killpg(run.pid, signal.SIGKILL)
     run.wait()
@@ -116,7 +79,7 @@ def test_slow_cases_are_committed_within_a_second(tmp_path):
 
 
 def test_progress_shows_elapsed_eta_and_hung_cases(tmp_path):
-    run = start(tmp_path / "p.db", "--target", "selftest", "--functions", "st_return,st_hang",
+    run = start_run(tmp_path / "p.db", "--target", "selftest", "--functions", "st_return,st_hang",
                 "--cap", "200", "--timeout", "30", "--jobs", "2")
     line = read_progress_until(run, lambda _, text: b"running > 1 s" in text)
     os.killpg(run.pid, signal.SIGINT)

@@ -2,30 +2,23 @@
 results of an uninterrupted run: none lost, none doubled."""
 import os
 import signal
-import sqlite3
-import subprocess
-import time
 
-from conftest import TREBUCHET, outcomes, processes_under, query, trebuchet
+from conftest import (outcomes, processes_under, query, read_progress_until, start_run,
+                      trebuchet, wait_gone)
 
 FUNCTIONS = "fread,fgets,fputs,fprintf_int,setbuf"
 
 
 def stored(db):
-    try:
-        with sqlite3.connect(db, timeout=10) as conn:
-            return conn.execute("SELECT count(*) FROM results").fetchone()[0]
-    except sqlite3.OperationalError:  # the tables are not created yet
-        return 0
+    return query(db, "SELECT count(*) FROM results")[0][0]
 
 
-def wait_until(condition, limit_s=120):
-    """Polls a condition that the run under test makes true; the limit only
-    bounds a broken run."""
-    deadline = time.monotonic() + limit_s
-    while not condition():
-        assert time.monotonic() < deadline, "the run made no progress"
-        time.sleep(0.05)
+def wait_all_gone(directory):
+    """Blocks on each process working under directory until none is left
+    (a fork server may fork once more before its own end)."""
+    while pids := processes_under(directory):
+        for pid in pids:
+            wait_gone(pid)
 
 
 def test_killed_then_resumed_equals_uninterrupted(tmp_path):
@@ -34,11 +27,10 @@ def test_killed_then_resumed_equals_uninterrupted(tmp_path):
     scratch.mkdir()
     trebuchet("run", "--target", "stdio", "--functions", FUNCTIONS, "--db", whole, "--quiet")
 
-    run = subprocess.Popen([str(TREBUCHET), "run", "--target", "stdio", "--functions", FUNCTIONS,
-                            "--db", str(killed), "--quiet", "--scratch", str(scratch)],
-                           start_new_session=True, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    wait_until(lambda: stored(killed) >= 2000)
+    run = start_run(killed, "--target", "stdio", "--functions", FUNCTIONS,
+                    "--scratch", scratch)
+    # results are committed every 512 (or every second): 3000 shown, 2000 stored
+    read_progress_until(run, lambda done, _: done >= 3000)
     os.killpg(run.pid, signal.SIGKILL)
     run.wait()
     partial = stored(killed)
@@ -46,7 +38,7 @@ def test_killed_then_resumed_equals_uninterrupted(tmp_path):
     assert 2000 <= partial < expected, "the kill must land mid-campaign"
     assert query(killed, "SELECT finished FROM runs") == [(None,)]
     # the fork server and its test processes die with the executor
-    wait_until(lambda: not processes_under(scratch), limit_s=10)
+    wait_all_gone(scratch)
 
     trebuchet("run", "--target", "stdio", "--db", killed, "--resume", "--quiet",
               "--scratch", scratch)

@@ -335,6 +335,17 @@ static void call_hang(const union tb_arg *a, struct tb_call *out) { for (;;) pau
 static void call_exit(const union tb_arg *a, struct tb_call *out) { exit(3); }
 static void call_spin(const union tb_arg *a, struct tb_call *out) { for (volatile int i = 0;; i++) ; }
 
+/* Leaves a nested tree in its working directory, read-only from the top
+ * down, as a careless function might: the slot must still come back empty. */
+static void call_litter(const union tb_arg *a, struct tb_call *out)
+{
+	int fd;
+
+	out->ret = mkdir("a", 0700) || mkdir("a/b", 0700) ||
+		   (fd = open("a/b/f", O_CREAT | O_WRONLY, 0400)) < 0 || write(fd, "x", 1) != 1 ||
+		   close(fd) || chmod("a/b", 0500) || chmod("a", 0500);
+}
+
 static const char *const one_int[] = { "int", NULL };
 static const struct tb_function functions[] = {
 	{ .name = "echo", .params = one_int, .call = call_echo },
@@ -342,6 +353,7 @@ static const struct tb_function functions[] = {
 	{ .name = "hang", .params = one_int, .call = call_hang },
 	{ .name = "exit", .params = one_int, .call = call_exit },
 	{ .name = "spin", .params = one_int, .call = call_spin },
+	{ .name = "litter", .params = one_int, .call = call_litter },
 };
 
 static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t index)
@@ -359,8 +371,8 @@ static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t ind
 START_TEST(server_classifies_real_processes)
 {
 	static struct tb_value_list ints;
-	static struct tb_planned_function planned[5];
-	struct tb_target target = { .nfunctions = 5, .functions = planned };
+	static struct tb_planned_function planned[6];
+	struct tb_target target = { .nfunctions = 6, .functions = planned };
 	struct tb_server_config cfg = {
 		.target = &target, .jobs = 2, .timeout_ms = 300,
 		.sandbox = { .devnull_fd = open("/dev/null", O_RDWR),
@@ -374,7 +386,7 @@ START_TEST(server_classifies_real_processes)
 	int i;
 
 	tb_datatype_flatten(&tb_type_int, &ints);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		planned[i].fn = &functions[i];
 		planned[i].nparams = 1;
 		planned[i].lists[0] = &ints;
@@ -404,6 +416,9 @@ START_TEST(server_classifies_real_processes)
 	/* the kernel charges CPU time by ticks, so RLIMIT_CPU's 1 s may
 	 * fire a tick early: well past the 0.3 s wall deadline is the point */
 	ck_assert_int_ge(res.duration_us, 900000);
+	res = run_one(&srv, 5, 0);
+	ck_assert_int_eq(res.outcome, TB_PASS);
+	ck_assert_int_eq(res.ret, 0);  /* the tree was made */
 
 	ck_assert_int_eq(tb_server_stop(&srv), 0);
 	/* each slot's directory was emptied as its process was reaped */
