@@ -47,7 +47,7 @@ def test_schema_violation_names_file_and_line(tmp_path):
             returns: int
             params: []
         """, "noerror")
-    assert_input_error(run_spec(spec, tmp_path / "t.db"), "noerror.yaml:4:", "'error' is a required")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "noerror.yaml:4:", "missing key 'error'")
 
 
 def test_unknown_datatype_names_file_and_line(tmp_path):
