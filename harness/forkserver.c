@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "forkserver.h"
 #include "outcome.h"
 #include "scratch.h"
@@ -76,14 +77,6 @@ struct server {
 	char dirents[8192];
 };
 
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static uint64_t next_nonce(struct server *s)
 {
 	uint64_t z = (s->nonce_state += 0x9e3779b97f4a7c15ull);
@@ -117,7 +110,7 @@ static void launch(struct server *s, struct slot *slot)
 	slot->req = req;
 	s->head = (s->head + 1) % QUEUE_SIZE;
 	s->count--;
-	slot->start_us = now_us();
+	slot->start_us = tb_now_us();
 	if (cfg->slot_started)
 		cfg->slot_started[cfg->first_slot + (slot - s->slots)] = slot->start_us;
 	pid = fork();
@@ -165,11 +158,11 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	struct tb_result *res = &s->out[s->nout++];
 
 	if (s->nout == 1)
-		s->first_out_us = now_us();
+		s->first_out_us = tb_now_us();
 	tb_classify(&obs, res);
 	res->fn = slot->req.fn;
 	res->case_index = slot->req.case_index;
-	res->duration_us = now_us() - slot->start_us;
+	res->duration_us = tb_now_us() - slot->start_us;
 	res->unused = 0;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
@@ -227,7 +220,7 @@ static int is_runnable(pid_t pid)
 
 static long long watchdog(struct server *s)
 {
-	long long now = now_us(), next = -1;
+	long long now = tb_now_us(), next = -1;
 	int i;
 
 	for (i = 0; i < s->cfg->jobs; i++) {
@@ -331,7 +324,7 @@ static struct server *new_server(const struct tb_server_config *cfg, int result_
 		die("mapping the server's state");
 	s->cfg = cfg;
 	s->result_fd = result_fd;
-	s->nonce_state = (uint64_t)now_us() ^ ((uint64_t)getpid() << 32);
+	s->nonce_state = (uint64_t)tb_now_us() ^ ((uint64_t)getpid() << 32);
 	return s;
 }
 
@@ -362,7 +355,7 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 		long long timeout, send_in;
 
 		launch_ready(sp);
-		send_in = sp->nout ? sp->first_out_us + RESULT_WAIT_US - now_us() : -1;
+		send_in = sp->nout ? sp->first_out_us + RESULT_WAIT_US - tb_now_us() : -1;
 		if (sp->nout >= RESULT_BATCH || (sp->nout && (!sp->count || sp->request_eof)) ||
 		    (sp->nout && send_in <= 0))
 			send_results(sp), send_in = -1;

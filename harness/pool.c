@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <poll.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "pool.h"
 
 int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool)
@@ -107,14 +107,11 @@ int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max,
 
 int tb_pool_running_longer(const struct tb_server_pool *pool, long long min_us)
 {
-	struct timespec ts;
-	long long now;
+	long long now = tb_now_us();
 	int i, n = 0;
 
 	if (!pool->slot_started)
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 	for (i = 0; i < pool->slots; i++) {
 		long long started = pool->slot_started[i];
 

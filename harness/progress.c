@@ -4,17 +4,10 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "clock.h"
 #include "progress.h"
 
 #define REDRAW_US 200000
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* h:mm:ss, or m:ss under an hour */
 static const char *clock_text(double secs, char *buf, size_t len)
@@ -53,7 +46,7 @@ void tb_progress_start(struct tb_progress_line *p, int enabled, const char *targ
 {
 	*p = (struct tb_progress_line){ .enabled = enabled, .target = target,
 					.function = "", .planned = planned };
-	p->started_us = now_us();
+	p->started_us = tb_now_us();
 }
 
 void tb_progress_count(struct tb_progress_line *p, const char *function, int outcome)
@@ -65,7 +58,7 @@ void tb_progress_count(struct tb_progress_line *p, const char *function, int out
 	p->function = function;
 	if (!p->enabled)
 		return;
-	now = now_us();
+	now = tb_now_us();
 	if (now - p->shown_us >= REDRAW_US || p->done == p->planned)
 		draw(p, now);
 }
@@ -77,7 +70,7 @@ void tb_progress_tick(struct tb_progress_line *p, int running_long)
 	p->running_long = running_long;
 	if (!p->enabled)
 		return;
-	now = now_us();
+	now = tb_now_us();
 	if (now - p->shown_us >= REDRAW_US)
 		draw(p, now);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "store.h"
 
 /* schemas/results.sql, linked in by the Makefile (ld -r -b binary) */
@@ -30,14 +31,6 @@ struct tb_store {
 	int lock_fd;  /* the writer's lock, held until the process ends */
 	char error[512];
 };
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 static int schema_version(const char *sql)
 {
@@ -291,7 +284,7 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 			return failed(st, "begin batch");
 		st->in_batch = 1;
-		st->batch_started_us = now_us();
+		st->batch_started_us = tb_now_us();
 	}
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_text(s, 2, function, -1, SQLITE_STATIC);
@@ -318,7 +311,7 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 
 int tb_store_commit_due(struct tb_store *st)
 {
-	if (st->in_batch && now_us() - st->batch_started_us >= BATCH_US)
+	if (st->in_batch && tb_now_us() - st->batch_started_us >= BATCH_US)
 		return tb_store_commit(st);
 	return 0;
 }

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from conftest import query, trebuchet
-from test_bad_input import assert_input_error, write_spec
+from test_bad_input import GOOD_FUNCTION, assert_input_error, write_spec
 from trebuchet.runner import paths
 from trebuchet.runner.exitcodes import Exit
 
@@ -26,14 +26,7 @@ def test_a_bad_number_is_one_line(tmp_path, option, value, wanted):
 
 
 def test_an_unknown_function_names_the_spec_line_that_lists_them(tmp_path):
-    spec = write_spec(tmp_path, """\
-        functions:
-          - name: fclose
-            returns: int
-            params:
-              - {name: stream, type: FILE *, datatype: FILE}
-            error: {when: eof}
-        """)
+    spec = write_spec(tmp_path, "functions:\n" + GOOD_FUNCTION)
     r = trebuchet("run", "--target", spec, "--functions", "nosuchfn", "--db", tmp_path / "t.db",
                   check=False)
     assert_input_error(r, "userlib.yaml:3:", "no function 'nosuchfn'")
