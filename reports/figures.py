@@ -82,7 +82,7 @@ def targets_figure(out, report):
     published = {s.target: s.study_value for s in report.study_figures
                  if s.study_value is not None}
     xs = range(len(names))
-    fig, ax = plt.subplots(figsize=(1.6 * len(names) + 2.5, 3.4))
+    fig, ax = plt.subplots(figsize=(1.6 * len(names) + 4, 3.4), layout="constrained")
     width = 0.38
     bars_abort = ax.bar([x - width / 2 for x in xs], aborts, width, label="ABORT (ours)", **DARK)
     bars_restart = ax.bar([x - width / 2 for x in xs], restarts, width, bottom=aborts,
@@ -90,11 +90,16 @@ def targets_figure(out, report):
     study_xs = [x + width / 2 for x, n in zip(xs, names) if n in published]
     bars_study = ax.bar(study_xs, [published[n] for n in names if n in published], width,
                         label="ABORT (the study, DSN 2001)", **STUDY_BAR)
+    ax.bar_label(bars_restart, labels=[f"{t.failure_rate:.2f}" for t in report.targets],
+                 fontsize=8)
+    ax.bar_label(bars_study, fmt="%.2f", fontsize=8)
     ax.set_xticks(list(xs), names)
     ax.set_ylabel("normalized rate (%)")
     title = "normalized rates per target: ours and the study's"
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.set_ylim(0, 1.1 * max([1.0] + [a + r for a, r in zip(aborts, restarts)]
+                              + list(published.values())))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     files = _save(fig, out, "figure_c_targets")
     study = iter(round(b.get_height(), 6) for b in bars_study)
     return dict(files=files, labels=names, title=title,
@@ -122,9 +127,10 @@ def heatmap_figure(out, summary):
     panels = _heat_rows(summary)
     if not panels:
         return None
-    heights = [len(rows) + 4 for rows in panels.values()]
-    fig, axes = plt.subplots(len(panels), 1, squeeze=False,
-                             figsize=(9, 0.2 * sum(heights) + 0.8),
+    # each panel's height: its rows, plus room for its title and value labels
+    heights = [len(rows) + 6 for rows in panels.values()]
+    fig, axes = plt.subplots(len(panels), 1, squeeze=False, layout="constrained",
+                             figsize=(9, 0.17 * sum(heights) + 0.6),
                              gridspec_kw=dict(height_ratios=heights))
     # the scale starts below 0 so that 0% is a faint grey and white is left
     # for "not drawn in this run's sample"
@@ -143,7 +149,7 @@ def heatmap_figure(out, summary):
         drawn[datatype] = dict(rows=[label for label, _ in rows], values=values)
     title = f"{summary.target}: failure rate of the cases holding each value, per parameter (%)"
     fig.suptitle(title, fontsize=9)
-    fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.025, ticks=[0, 20, 40, 60, 80, 100])
+    fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.02, aspect=60, ticks=[0, 20, 40, 60, 80, 100])
     files = _save(fig, out, f"figure_d_heatmap_{summary.target}")
     return dict(files=files, title=title, panels=drawn)
 
