@@ -75,5 +75,5 @@ def write_function_pages(out, report, conns, version):
         runs = [RunRow(summary.info, summary.db)]
         for f in summary.functions:
             cases = metrics.failing_cases(conn, summary.run, f.name, CASES_PER_PAGE)
-            (out / page_of(f)).write_text(template.render(f=f, cases=cases, version=version,
-                                                          runs=runs))
+            (out / page_of(f)).write_text(template.render(f=f, cases=cases, shown=len(cases),
+                                                          version=version, runs=runs))
