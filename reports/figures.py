@@ -36,6 +36,9 @@ def _pair_chart(out, name, title, pair_set, measure):
     ys = range(len(pairs))
     bars_left = ax.barh([y - 0.2 for y in ys], left, height=0.4, label=left_label, **DARK)
     bars_right = ax.barh([y + 0.2 for y in ys], right, height=0.4, label=right_label, **LIGHT)
+    # each bar's value at its end, so that a 0% bar is seen to be there
+    for bars in (bars_left, bars_right):
+        ax.bar_label(bars, fmt="%.0f", fontsize=6, padding=2)
     ax.set_yticks(list(ys), labels)
     ax.invert_yaxis()
     ax.set_xlabel(MEASURES[measure])
@@ -123,9 +126,10 @@ def _heat_rows(summary):
 def heatmap_figure(out, summary):
     """(d) one panel per datatype: its parameters (function(parameter)) by
     the values that datatype has, shaded by the failure rate of the cases
-    holding that value in that parameter."""
+    holding that value in that parameter.  A target without a failing case
+    gets none: every cell would be 0%."""
     panels = _heat_rows(summary)
-    if not panels:
+    if not panels or not any(f.failing for f in summary.functions):
         return None
     # each panel's height: its rows, plus room for its title and value labels
     heights = [len(rows) + 6 for rows in panels.values()]
@@ -155,9 +159,10 @@ def heatmap_figure(out, summary):
 
 
 def draw_all(out, report):
-    """Draws every figure that the report's data allows; {name: figure data}."""
+    """Draws every figure that the report's data allows; {name: figure data},
+    each name starting with the figure's letter, (a) to (d)."""
     figures = {**pairs_figures(out, report), **hardened_figures(out, report),
                "c": targets_figure(out, report)}
     for summary in report.targets:
         figures[f"d_{summary.target}"] = heatmap_figure(out, summary)
-    return {k: v for k, v in figures.items() if v}
+    return {k: dict(v, letter=k[0]) for k, v in figures.items() if v}
