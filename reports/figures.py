@@ -153,7 +153,8 @@ def heatmap_figure(out, summary):
         drawn[datatype] = dict(rows=[label for label, _ in rows], values=values)
     title = f"{summary.target}: failure rate of the cases holding each value, per parameter (%)"
     fig.suptitle(title, fontsize=9)
-    fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.02, aspect=60, ticks=[0, 20, 40, 60, 80, 100])
+    fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.02, aspect=60,
+                 ticks=[0, 20, 40, 60, 80, 100])
     files = _save(fig, out, f"figure_d_heatmap_{summary.target}")
     return dict(files=files, title=title, panels=drawn)
 

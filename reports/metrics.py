@@ -10,7 +10,6 @@ A store may hold several runs of a target; a report reads the newest
 finished run of each target unless told which runs to read.  Templates and
 figures only lay out what is computed here."""
 import re
-from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
@@ -209,21 +208,23 @@ class TargetSummary:
     def target_version(self):
         return self.info.target_version
 
-    def _mean(self, attr, names=None):
+    def mean_over(self, attr, names=None):
+        """The unweighted mean of attr over the functions (those in names only,
+        if given) that tested any case."""
         return _mean(getattr(f, attr) for f in self.functions
                      if f.tested and (names is None or f.name in names))
 
     @property
     def abort_rate(self):
-        return self._mean("abort_rate")
+        return self.mean_over("abort_rate")
 
     @property
     def restart_rate(self):
-        return self._mean("restart_rate")
+        return self.mean_over("restart_rate")
 
     @property
     def failure_rate(self):
-        return self._mean("failure_rate")
+        return self.mean_over("failure_rate")
 
     @property
     def stream_abort_rate(self):
@@ -440,7 +441,7 @@ def study_figures(targets):
         out.append(StudyFigure("robust_sfio", "normalized ABORT rate of the 8 hardened functions",
                                f"{STUDY['robust_sfio_abort']}% over "
                                f"{STUDY['robust_sfio_functions']} functions",
-                               STUDY["robust_sfio_abort"], robust._mean("abort_rate", hardened),
+                               STUDY["robust_sfio_abort"], robust.mean_over("abort_rate", hardened),
                                functions=sum(f.name in hardened for f in robust.functions)))
     return out
 
