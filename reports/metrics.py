@@ -512,5 +512,6 @@ def build_report(sources, equivalents_of):
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
     found_pairs, hardened = _pairings(targets, equivalents_of)
-
     return Report(targets, found_pairs, hardened)
+
+
