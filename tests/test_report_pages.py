@@ -196,6 +196,19 @@ def test_study_figures_only_for_the_studys_targets(small, tmp_path):
     assert "The study's published figures" not in (out / "index.html").read_text()
 
 
+def test_robust_sfio_is_set_beside_the_study_only_over_the_8_hardened_functions(small, tmp_path):
+    study = {s["target"]: s for s in small["summary"]["study_figures"]}
+    assert study["robust_sfio"]["functions"] == 3  # sfclose, sfwrite, sfseek; not sfputr
+    db = load_store(tmp_path / "sfputr.db")
+    with sqlite3.connect(db) as conn:
+        for table, column in (("results", "function"), ("functions", "name")):
+            conn.execute(f"DELETE FROM {table} WHERE run_id = 3 AND {column} != 'sfputr'")
+    out = tmp_path / "out"
+    trebuchet("report", "--db", db, "--out", out)
+    summary = json.loads((out / "summary.json").read_text())
+    assert [s["target"] for s in summary["study_figures"]] == ["stdio", "sfio"]
+
+
 TEMPLATES = ROOT / "reports" / "templates"
 COMPUTING = re.compile(r"\|\s*(min|max|sum|map|length|count|selectattr|rejectattr|round)\b"
                        r"|[^-]\s[-+*/%]\s")
