@@ -100,7 +100,7 @@ def targets_figure(out, report):
     ax.set_ylabel("normalized rate (%)")
     title = "normalized rates per target: ours and the study's"
     ax.set_title(title)
-    ax.set_ylim(0, 1.1 * max([1.0] + [a + r for a, r in zip(aborts, restarts)]
+    ax.set_ylim(0, 1.1 * max([1.0] + [t.failure_rate for t in report.targets]
                               + list(published.values())))
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     files = _save(fig, out, "figure_c_targets")
@@ -151,7 +151,8 @@ def heatmap_figure(out, summary):
         ax.set_xticks(range(len(values)), values, rotation=45, ha="right", fontsize=7)
         ax.set_title(f"{datatype} parameters", fontsize=8, loc="left")
         drawn[datatype] = dict(rows=[label for label, _ in rows], values=values)
-    title = f"{summary.target}: failure rate of the cases holding each value, per parameter (%)"
+    title = (f"{summary.target}: failure rate of the cases holding each value, per parameter (%);"
+             " white: not drawn in this run's sample")
     fig.suptitle(title, fontsize=9)
     fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.02, aspect=60,
                  ticks=[0, 20, 40, 60, 80, 100])
