@@ -25,89 +25,146 @@ def _save(fig, out, name):
     return paths
 
 
-def _pair_chart(out, name, title, pairs, left_label, right_label, measure):
-    """Horizontal bars, two per pair: the left target dark, the right hatched."""
-    labels = [f"{p.left.name} / {p.right.name}" if p.left.name != p.right.name else p.left.name
-              for p in pairs]
+def _pair_chart(out, name, title, pair_set, measure):
+    """Horizontal bars, two per pair: the left target dark, the right hatched;
+    the legend names the two targets."""
+    pairs, labels = pair_set.pairs, pair_set.labels
+    left_label, right_label = pair_set.left.target, pair_set.right.target
     left = [getattr(p.left, measure) for p in pairs]
     right = [getattr(p.right, measure) for p in pairs]
     fig, ax = plt.subplots(figsize=(7, 0.32 * len(pairs) + 1.2))
     ys = range(len(pairs))
     bars_left = ax.barh([y - 0.2 for y in ys], left, height=0.4, label=left_label, **DARK)
     bars_right = ax.barh([y + 0.2 for y in ys], right, height=0.4, label=right_label, **LIGHT)
+    # each bar's value at its end, so that a 0% bar is seen to be there
+    for bars in (bars_left, bars_right):
+        ax.bar_label(bars, fmt="%.0f", fontsize=6, padding=2)
     ax.set_yticks(list(ys), labels)
     ax.invert_yaxis()
-    ax.set_xlabel(f"{measure.replace('_', ' ')} (%)")
-    ax.set_xlim(0, max([100.0] + left + right))
+    ax.set_xlabel(MEASURES[measure])
+    ax.set_xlim(0, 100)
     ax.set_title(title)
     ax.legend(loc="lower right")
     files = _save(fig, out, name)
-    return dict(files=files, labels=labels,
+    return dict(files=files, labels=labels, title=title,
                 bars={left_label: [round(b.get_width(), 6) for b in bars_left],
                       right_label: [round(b.get_width(), 6) for b in bars_right]})
 
 
-def pairs_figure(out, report):
-    """(a) the study's Figure 1: STDIO vs SFIO failure rate per equivalent pair."""
-    if not report.pairs:
-        return None
-    left = report.pairs[0].left.target
-    return _pair_chart(out, "figure_a_pairs", f"{left} vs stdio: failure rate per equivalent pair",
-                       report.pairs, left, "stdio", "failure_rate")
+MEASURES = {"failure_rate": "failure rate: ABORT + RESTART cases over cases less SETUP (%)",
+            "abort_rate": "ABORT rate: ABORT cases over cases less SETUP (%)"}
 
 
-def hardened_figure(out, report):
-    """(b) the study's Figure 2: SFIO vs Robust SFIO ABORT rate per function."""
-    if not report.hardened:
-        return None
-    return _pair_chart(out, "figure_b_hardened", "sfio vs robust_sfio: ABORT rate per function",
-                       report.hardened, "sfio", "robust_sfio", "abort_rate")
+def pairs_figures(out, report):
+    """(a) the study's Figure 1: a target (SFIO) vs STDIO, failure rate per
+    equivalent pair; one figure per target with stdio equivalents."""
+    return {f"a_{s.key}": _pair_chart(
+        out, f"figure_a_{s.key}",
+        f"{s.left.target} vs {s.right.target}: failure rate per equivalent pair", s,
+        "failure_rate") for s in report.equivalents}
+
+
+def hardened_figures(out, report):
+    """(b) the study's Figure 2: ABORT rate per function before (the target
+    a spec extends: SFIO) and after (the extending build: Robust SFIO)."""
+    return {f"b_{s.key}": _pair_chart(
+        out, f"figure_b_{s.key}",
+        f"{s.left.target} (before) vs {s.right.target} (after): ABORT rate per function", s,
+        "abort_rate") for s in report.hardening}
+
+
+STUDY_BAR = dict(color="0.85", edgecolor="black", hatch="..")
 
 
 def targets_figure(out, report):
-    """(c) normalized rates per target, ABORT and RESTART stacked."""
+    """(c) normalized rates per target, ABORT and RESTART stacked, and the
+    study's published normalized ABORT rate beside ours where it gave one."""
     names = [t.target for t in report.targets]
     aborts = [t.abort_rate for t in report.targets]
     restarts = [t.restart_rate for t in report.targets]
-    fig, ax = plt.subplots(figsize=(1.3 * len(names) + 2, 3.2))
-    bars_abort = ax.bar(names, aborts, label="ABORT", **DARK)
-    bars_restart = ax.bar(names, restarts, bottom=aborts, label="RESTART", **LIGHT)
+    published = {s.target: s.study_value for s in report.study_figures
+                 if s.study_value is not None}
+    xs = range(len(names))
+    fig, ax = plt.subplots(figsize=(1.6 * len(names) + 4, 3.4), layout="constrained")
+    width = 0.38
+    bars_abort = ax.bar([x - width / 2 for x in xs], aborts, width, label="ABORT (ours)", **DARK)
+    bars_restart = ax.bar([x - width / 2 for x in xs], restarts, width, bottom=aborts,
+                          label="RESTART (ours)", **LIGHT)
+    study_xs = [x + width / 2 for x, n in zip(xs, names) if n in published]
+    bars_study = ax.bar(study_xs, [published[n] for n in names if n in published], width,
+                        label="ABORT (the study, DSN 2001)", **STUDY_BAR)
+    ax.bar_label(bars_restart, labels=[f"{t.failure_rate:.2f}" for t in report.targets],
+                 fontsize=8)
+    ax.bar_label(bars_study, fmt="%.2f", fontsize=8)
+    ax.set_xticks(list(xs), names)
     ax.set_ylabel("normalized rate (%)")
-    ax.set_title("normalized failure rates per target")
-    ax.legend()
+    title = "normalized rates per target: ours and the study's"
+    ax.set_title(title)
+    ax.set_ylim(0, 1.1 * max([1.0] + [t.failure_rate for t in report.targets]
+                              + list(published.values())))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     files = _save(fig, out, "figure_c_targets")
-    return dict(files=files, labels=names,
+    study = iter(round(b.get_height(), 6) for b in bars_study)
+    return dict(files=files, labels=names, title=title,
                 bars={"ABORT": [round(b.get_height(), 6) for b in bars_abort],
-                      "RESTART": [round(b.get_height(), 6) for b in bars_restart]})
+                      "RESTART": [round(b.get_height(), 6) for b in bars_restart],
+                      "study ABORT": [next(study) if n in published else None for n in names]})
+
+
+def _heat_rows(summary):
+    """{datatype: [(row label, {value name: ValueStats})]}: one row per
+    parameter of that datatype, labelled function(parameter)."""
+    panels = {}
+    for f in summary.functions:
+        for param in f.params:
+            if param.values:
+                panels.setdefault(param.datatype, []).append(
+                    (f"{f.name}({param.name})", {v.short: v for v in param.values}))
+    return dict(sorted(panels.items()))
 
 
 def heatmap_figure(out, summary):
-    """(d) function x parameter value: failure rate of the cases holding it."""
-    functions = [f for f in summary.functions if f.tested]
-    values = sorted({v for f in functions for v in f.value_counts})
-    if not functions or not values:
+    """(d) one panel per datatype: its parameters (function(parameter)) by
+    the values that datatype has, shaded by the failure rate of the cases
+    holding that value in that parameter.  A target without a failing case
+    gets none: every cell would be 0%."""
+    panels = _heat_rows(summary)
+    if not panels or not any(f.failing for f in summary.functions):
         return None
-    grid = [[f.value_failure_rate(v) if v in f.value_counts else float("nan") for v in values]
-            for f in functions]
-    fig, ax = plt.subplots(figsize=(max(6, 0.16 * len(values) + 2), 0.22 * len(functions) + 1.5))
+    # each panel's height: its rows, plus room for its title and value labels
+    heights = [len(rows) + 6 for rows in panels.values()]
+    fig, axes = plt.subplots(len(panels), 1, squeeze=False, layout="constrained",
+                             figsize=(9, 0.17 * sum(heights) + 0.6),
+                             gridspec_kw=dict(height_ratios=heights))
     # the scale starts below 0 so that 0% is a faint grey and white is left
-    # for "not a value of this function's parameters"
+    # for "not drawn in this run's sample"
     cmap = matplotlib.colormaps["Greys"].copy()
     cmap.set_bad("white")
-    image = ax.imshow(grid, cmap=cmap, vmin=-8, vmax=100, aspect="auto", interpolation="nearest")
-    ax.set_yticks(range(len(functions)), [f.name for f in functions])
-    ax.set_xticks(range(len(values)), values, rotation=90, fontsize=6)
-    ax.set_title(f"{summary.target}: failure rate of the cases holding each value (%); "
-                 "white: not a value of the function's parameters")
-    fig.colorbar(image, ax=ax, fraction=0.02, ticks=[0, 20, 40, 60, 80, 100])
+    drawn = {}
+    for ax, (datatype, rows) in zip(axes[:, 0], panels.items()):
+        values = sorted({v for _, by_value in rows for v in by_value})
+        grid = [[by_value[v].rate if v in by_value else float("nan") for v in values]
+                for _, by_value in rows]
+        image = ax.imshow(grid, cmap=cmap, vmin=-8, vmax=100, aspect="auto",
+                          interpolation="nearest")
+        ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=7)
+        ax.set_xticks(range(len(values)), values, rotation=45, ha="right", fontsize=7)
+        ax.set_title(f"{datatype} parameters", fontsize=8, loc="left")
+        drawn[datatype] = dict(rows=[label for label, _ in rows], values=values)
+    title = (f"{summary.target}: failure rate of the cases holding each value, per parameter (%);"
+             " white: not drawn in this run's sample")
+    fig.suptitle(title, fontsize=9)
+    fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.02, aspect=60,
+                 ticks=[0, 20, 40, 60, 80, 100])
     files = _save(fig, out, f"figure_d_heatmap_{summary.target}")
-    return dict(files=files, functions=[f.name for f in functions], values=values)
+    return dict(files=files, title=title, panels=drawn)
 
 
 def draw_all(out, report):
-    """Draws every figure that the report's data allows; {name: figure data}."""
-    figures = {"a": pairs_figure(out, report), "b": hardened_figure(out, report),
+    """Draws every figure that the report's data allows; {name: figure data},
+    each name starting with the figure's letter, (a) to (d)."""
+    figures = {**pairs_figures(out, report), **hardened_figures(out, report),
                "c": targets_figure(out, report)}
     for summary in report.targets:
         figures[f"d_{summary.target}"] = heatmap_figure(out, summary)
-    return {k: v for k, v in figures.items() if v}
+    return {k: dict(v, letter=k[0]) for k, v in figures.items() if v}

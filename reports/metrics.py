@@ -1,14 +1,20 @@
 """The numbers every report, figure, export and gate reads, computed in this
 one place from a store's rows, as DESIGN.md defines them:
 
+  a case fails when its outcome is ABORT or RESTART (FAILING, below);
   per function: abort rate = ABORT / (cases - SETUP), likewise restart, and
   failure rate = (ABORT + RESTART) / (cases - SETUP);
   per target: the unweighted mean of its functions' rates (normalized).
 
 A store may hold several runs of a target; a report reads the newest
-finished run of each target unless told which runs to read."""
-from collections import Counter
-from dataclasses import asdict, dataclass, field
+finished run of each target unless told which runs to read.  Templates and
+figures only lay out what is computed here."""
+import re
+from dataclasses import asdict, dataclass, field, fields
+from typing import Optional
+
+# The one definition of a failing case.
+FAILING = ("ABORT", "RESTART")
 
 # The reference study's published figures (DeVale & Koopman, DSN 2001).
 STUDY = {
@@ -22,11 +28,111 @@ STUDY = {
                            "sfputc", "sfgetc"],
 }
 
+# The values of our stream datatypes (FILE, Sfio_t) that are no stream at all:
+# the wild pointers they inherit from `pointer`, a stream already closed and
+# random bytes.  (VALID, a zeroed page, is left in: a library reads it as a
+# stream whose every field is zero.)  Ballista's stream types had 7 such
+# values among hundreds; ours have 10 among 20 or 21, which is most of why our
+# normalized rates are several times the study's: docs/sfio-dictionary.md.
+NOT_A_STREAM = frozenset(f"{datatype}:{value}" for datatype in ("FILE", "Sfio_t")
+                         for value in ("NULL", "MINUS_ONE", "ONE", "FREED", "READ_ONLY",
+                                       "NO_ACCESS", "UNMAPPED", "MISALIGNED", "CLOSED",
+                                       "GARBAGE"))
+
 TOP_VALUES = 5
 
 
 def _rate(part, whole):
     return 100.0 * part / whole if whole else 0.0
+
+
+def is_failing(outcome):
+    return outcome in FAILING
+
+
+C_TYPE_WORDS = {"const", "volatile", "unsigned", "signed", "short", "long", "int", "char",
+                "void", "float", "double", "struct", "enum", "union"}
+
+
+def parameter_names(signature):
+    """The parameter names of a stored C prototype, in order:
+    "size_t fwrite(const void *ptr, size_t size, ...)" -> ["ptr", "size", ...].
+    A parameter written without a name is called by its position (arg1, ...)."""
+    inside = signature[signature.index("(") + 1:signature.rindex(")")].strip()
+    names = []
+    for i, param in enumerate(p.strip() for p in inside.split(",")):
+        if param in ("", "void", "..."):
+            continue
+        match = re.fullmatch(r"(.*?[\s*])([A-Za-z_]\w*)\s*(\[[^]]*\])?", param)
+        named = match and match.group(1).strip(" *") and match.group(2) not in C_TYPE_WORDS
+        names.append(match.group(2) if named else f"arg{i + 1}")
+    return names
+
+
+@dataclass
+class RunInfo:
+    """A run's row: when, where and how it ran."""
+    id: int
+    target: str
+    extends: Optional[str]
+    target_version: str
+    host: str
+    harness_version: str
+    seed: int
+    cap: int
+    timeout_ms: int
+    jobs: int
+    started: str
+    finished: Optional[str]
+
+    @classmethod
+    def read(cls, conn, run):
+        names = [f.name for f in fields(cls)]
+        row = conn.execute(f"SELECT {', '.join(names)} FROM runs WHERE id = ?", (run,)).fetchone()
+        return cls(*row)
+
+
+@dataclass
+class ValueStats:
+    """One test value at one parameter position of a function."""
+    param: str
+    value: str          # "datatype:VALUE"
+    failing: int = 0
+    tested: int = 0     # cases holding it, less SETUP
+
+    @property
+    def rate(self):
+        return _rate(self.failing, self.tested)
+
+    @property
+    def short(self):
+        return self.value.split(":", 1)[-1]
+
+    def as_dict(self):
+        return dict(param=self.param, value=self.value, failing=self.failing,
+                    tested=self.tested, failure_rate=self.rate)
+
+
+@dataclass
+class ParamStats:
+    """One parameter of a function and every value it took, by name."""
+    name: str
+    datatype: str
+    values: list = field(default_factory=list)  # [ValueStats]
+
+    def as_dict(self):
+        return dict(name=self.name, datatype=self.datatype,
+                    values=[v.as_dict() for v in self.values])
+
+
+@dataclass
+class FailingCase:
+    """A failing case as a drill-down page lists it."""
+    case: int
+    values: list        # ["datatype:VALUE"] per parameter
+    outcome: str
+    signal: Optional[int]
+    exit_status: Optional[int]
 
 
 @dataclass
@@ -40,13 +146,19 @@ class FunctionStats:
     aborts: int = 0
     restarts: int = 0
     setups: int = 0
-    signals: dict = field(default_factory=dict)        # signal number -> count
-    failing_values: list = field(default_factory=list)  # [(value, failing cases)]
-    value_counts: dict = field(default_factory=dict)    # value -> [failing, tested]
+    signals: dict = field(default_factory=dict)         # signal number -> count
+    stream_aborts: int = 0   # ABORT cases holding no NOT_A_STREAM value
+    stream_tested: int = 0   # cases less SETUP holding no NOT_A_STREAM value
+    params: list = field(default_factory=list)          # [ParamStats], in order
+    failing_values: list = field(default_factory=list)  # [ValueStats], most failing first
 
     @property
     def tested(self):
         return self.cases - self.setups
+
+    @property
+    def failing(self):
+        return self.aborts + self.restarts
 
     @property
     def abort_rate(self):
@@ -58,18 +170,30 @@ class FunctionStats:
 
     @property
     def failure_rate(self):
-        return _rate(self.aborts + self.restarts, self.tested)
+        return _rate(self.failing, self.tested)
 
-    def value_failure_rate(self, value):
-        failing, tested = self.value_counts.get(value, (0, 0))
-        return _rate(failing, tested)
+    @property
+    def stream_abort_rate(self):
+        """The ABORT rate over the cases that hand it only real streams."""
+        return _rate(self.stream_aborts, self.stream_tested)
 
     def as_dict(self):
-        d = asdict(self)
-        del d["value_counts"]
-        d.update(abort_rate=self.abort_rate, restart_rate=self.restart_rate,
-                 failure_rate=self.failure_rate, signals={str(k): v for k, v in self.signals.items()})
-        return d
+        return dict(target=self.target, run=self.run, name=self.name, signature=self.signature,
+                    cases=self.cases, passed=self.passed, aborts=self.aborts,
+                    restarts=self.restarts, setups=self.setups,
+                    abort_rate=self.abort_rate, restart_rate=self.restart_rate,
+                    failure_rate=self.failure_rate, stream_abort_rate=self.stream_abort_rate,
+                    signals={str(k): v for k, v in self.signals.items()},
+                    failing_values=[v.as_dict() for v in self.failing_values])
+
+
+FUNCTION_CSV_FIELDS = ("target", "run", "name", "signature", "cases", "passed", "aborts",
+                       "restarts", "setups", "abort_rate", "restart_rate", "failure_rate")
+
+
+def _mean(values):
+    values = list(values)
+    return sum(values) / len(values) if values else 0.0
 
 
 @dataclass
@@ -77,44 +201,79 @@ class TargetSummary:
     target: str
     run: int
     db: str
-    target_version: str
+    info: RunInfo
     functions: list  # [FunctionStats], by name
 
-    def _mean(self, attr):
-        rates = [getattr(f, attr) for f in self.functions if f.tested]
-        return sum(rates) / len(rates) if rates else 0.0
+    @property
+    def target_version(self):
+        return self.info.target_version
+
+    def mean_over(self, attr, names=None):
+        """The unweighted mean of attr over the functions (those in names only,
+        if given) that tested any case."""
+        return _mean(getattr(f, attr) for f in self.functions
+                     if f.tested and (names is None or f.name in names))
 
     @property
     def abort_rate(self):
-        return self._mean("abort_rate")
+        return self.mean_over("abort_rate")
 
     @property
     def restart_rate(self):
-        return self._mean("restart_rate")
+        return self.mean_over("restart_rate")
 
     @property
     def failure_rate(self):
-        return self._mean("failure_rate")
+        return self.mean_over("failure_rate")
+
+    @property
+    def stream_abort_rate(self):
+        """The normalized ABORT rate over the cases with no NOT_A_STREAM value."""
+        return _mean(f.stream_abort_rate for f in self.functions if f.stream_tested)
+
+    @property
+    def min_failure_rate(self):
+        return min((f.failure_rate for f in self.functions if f.tested), default=0.0)
+
+    @property
+    def max_failure_rate(self):
+        return max((f.failure_rate for f in self.functions if f.tested), default=0.0)
 
     @property
     def cases(self):
         return sum(f.cases for f in self.functions)
+
+    @property
+    def function_count(self):
+        return len(self.functions)
 
     def function(self, name):
         return next((f for f in self.functions if f.name == name), None)
 
     def as_dict(self):
         return dict(target=self.target, run=self.run, db=self.db,
-                    target_version=self.target_version, functions=len(self.functions),
+                    target_version=self.target_version, functions=self.function_count,
                     cases=self.cases, abort_rate=self.abort_rate,
-                    restart_rate=self.restart_rate, failure_rate=self.failure_rate)
+                    restart_rate=self.restart_rate, failure_rate=self.failure_rate,
+                    stream_abort_rate=self.stream_abort_rate)
+
+
+TARGET_CSV_FIELDS = ("target", "run", "db", "target_version", "functions", "cases",
+                     "abort_rate", "restart_rate", "failure_rate")
 
 
 @dataclass
 class Pair:
-    """An SFIO-side function and its stdio equivalent, side by side."""
+    """A function of one target and its counterpart in another, side by side."""
     left: FunctionStats
     right: FunctionStats
+
+    @property
+    def label(self):
+        """The pair's name in a figure: one name when both sides share it."""
+        if self.left.name == self.right.name:
+            return self.left.name
+        return f"{self.left.name} / {self.right.name}"
 
     def as_dict(self):
         return dict(left_target=self.left.target, left=self.left.name,
@@ -122,7 +281,34 @@ class Pair:
                     left_failure_rate=self.left.failure_rate,
                     right_failure_rate=self.right.failure_rate,
                     left_abort_rate=self.left.abort_rate,
-                    right_abort_rate=self.right.abort_rate)
+                    right_abort_rate=self.right.abort_rate,
+                    left_restart_rate=self.left.restart_rate,
+                    right_restart_rate=self.right.restart_rate)
+
+
+PAIR_CSV_FIELDS = ("left_target", "left", "right_target", "right", "left_failure_rate",
+                   "right_failure_rate", "left_abort_rate", "right_abort_rate",
+                   "left_restart_rate", "right_restart_rate")
+
+
+@dataclass
+class PairSet:
+    """Two targets' functions side by side: `equivalent` pairs (a target's
+    functions and their stdio equivalents, the study's Figure 1) or
+    `hardened` pairs (a target and the build whose spec extends it, same
+    names: before and after, the study's Figure 2)."""
+    kind: str
+    left: TargetSummary
+    right: TargetSummary
+    pairs: list  # [Pair]
+
+    @property
+    def key(self):
+        return f"{self.left.target}_vs_{self.right.target}"
+
+    @property
+    def labels(self):
+        return [p.label for p in self.pairs]
 
 
 def latest_runs(conn):
@@ -132,40 +318,78 @@ def latest_runs(conn):
     return {target: run for target, run in rows}
 
 
+def _new_params(f, datatypes):
+    """f's parameters, named from its signature, with empty value counts."""
+    names = parameter_names(f.signature)
+    return [ParamStats(names[i] if i < len(names) else f"arg{i + 1}", datatype)
+            for i, datatype in enumerate(datatypes)]
+
+
+def _count_values(f, counts, values, failed):
+    """Adds one tested case's values to f's per-parameter counts; counts
+    holds one {value: ValueStats} per parameter."""
+    for param, by_value, value in zip(f.params, counts, values):
+        stats = by_value.get(value)
+        if stats is None:
+            stats = by_value[value] = ValueStats(param.name, value)
+        stats.failing += failed
+        stats.tested += 1
+
+
+def _finish_values(f, counts):
+    """Orders each parameter's values by name and picks the values most
+    often present in failing cases."""
+    for param, by_value in zip(f.params, counts):
+        param.values = sorted(by_value.values(), key=lambda v: v.value)
+    candidates = [v for p in f.params for v in p.values if v.failing]
+    f.failing_values = sorted(candidates, key=lambda v: (-v.failing, -v.rate, v.param,
+                                                         v.value))[:TOP_VALUES]
+
+
 def summarize(conn, target, run, db=""):
     """The TargetSummary of one run, from its raw result rows."""
-    version = conn.execute("SELECT target_version FROM runs WHERE id = ?", (run,)).fetchone()[0]
-    stats = {}
-    for name, signature in conn.execute(
-            "SELECT name, signature FROM functions WHERE run_id = ? ORDER BY name", (run,)):
-        stats[name] = FunctionStats(target, run, name, signature)
-    failing = {name: Counter() for name in stats}
+    stats, counts = {}, {}
+    for name, signature, types in conn.execute(
+            "SELECT name, signature, datatypes FROM functions WHERE run_id = ? ORDER BY name",
+            (run,)):
+        f = stats[name] = FunctionStats(target, run, name, signature)
+        f.params = _new_params(f, types.split())
+        counts[name] = [{} for _ in f.params]
     for function, values, outcome, signal in conn.execute(
-            "SELECT function, value_names, outcome, signal FROM results WHERE run_id = ?", (run,)):
+            "SELECT function, value_names, outcome, signal FROM results WHERE run_id = ?",
+            (run,)):
         f = stats[function]
         f.cases += 1
         if outcome == "SETUP":
             f.setups += 1
             continue
-        failed = outcome in ("ABORT", "RESTART")
-        for value in values.split(" "):
-            counts = f.value_counts.setdefault(value, [0, 0])
-            counts[0] += failed
-            counts[1] += 1
+        values = values.split(" ") if values else []
+        _count_values(f, counts[function], values, is_failing(outcome))
+        if NOT_A_STREAM.isdisjoint(values):
+            f.stream_tested += 1
+            f.stream_aborts += outcome == "ABORT"
         if outcome == "PASS":
             f.passed += 1
+        elif outcome == "ABORT":
+            f.aborts += 1
+            if signal is not None:
+                f.signals[signal] = f.signals.get(signal, 0) + 1
         else:
-            if outcome == "ABORT":
-                f.aborts += 1
-                if signal is not None:
-                    f.signals[signal] = f.signals.get(signal, 0) + 1
-            else:
-                f.restarts += 1
-            failing[function].update(values.split(" "))
+            f.restarts += 1
     for name, f in stats.items():
-        f.failing_values = failing[name].most_common(TOP_VALUES)
+        _finish_values(f, counts[name])
         f.signals = dict(sorted(f.signals.items()))
-    return TargetSummary(target, run, str(db), version, list(stats.values()))
+    return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()))
+
+
+def failing_cases(conn, run, function, limit):
+    """The first `limit` failing cases of a function, by case index."""
+    marks = ", ".join("?" * len(FAILING))
+    rows = conn.execute(
+        "SELECT case_index, value_names, outcome, signal, exit_status FROM results"
+        f" WHERE run_id = ? AND function = ? AND outcome IN ({marks})"
+        " ORDER BY case_index LIMIT ?", (run, function, *FAILING, limit))
+    return [FailingCase(r[0], r[1].split(" ") if r[1] else [], r[2], r[3], r[4]) for r in rows]
 
 
 def pairs(left, right, equivalents):
@@ -180,12 +404,68 @@ def pairs(left, right, equivalents):
 
 
 @dataclass
+class StudyFigure:
+    """One of the study's published figures beside ours, measured alike."""
+    target: str
+    measure: str          # what is compared, in words
+    study: str            # the study's figure, as published
+    study_value: Optional[float]  # its number when it is one rate, for figure (c)
+    ours: float           # ours, on the same footing
+    ours_range: Optional[tuple] = None  # (min, max) when the study gave a range
+    functions: int = 0    # how many of our functions ours is over
+    ours_streams: Optional[float] = None  # ours over the cases with no NOT_A_STREAM value
+
+
+def study_figures(targets):
+    """[StudyFigure] for the study's targets present in `targets`."""
+    by_name = {t.target: t for t in targets}
+    out = []
+    stdio = by_name.get("stdio")
+    if stdio:
+        low, high = STUDY["stdio_per_function_range"]
+        out.append(StudyFigure("stdio", "per-function failure rate", f"{low:.0f}% to {high:.0f}%",
+                               None, stdio.failure_rate,
+                               (stdio.min_failure_rate, stdio.max_failure_rate),
+                               len(stdio.functions)))
+    sfio = by_name.get("sfio")
+    if sfio:
+        out.append(StudyFigure("sfio", "normalized ABORT rate",
+                               f"{STUDY['sfio_normalized_abort']}% over "
+                               f"{STUDY['sfio_functions']} functions",
+                               STUDY["sfio_normalized_abort"], sfio.abort_rate,
+                               functions=len(sfio.functions),
+                               ours_streams=sfio.stream_abort_rate))
+    robust = by_name.get("robust_sfio")
+    hardened = set(STUDY["hardened_functions"])
+    compared = robust and sum(f.name in hardened for f in robust.functions)
+    if compared:  # a run of none of the 8 has nothing to set beside the study's
+        out.append(StudyFigure("robust_sfio", "normalized ABORT rate of the 8 hardened functions",
+                               f"{STUDY['robust_sfio_abort']}% over "
+                               f"{STUDY['robust_sfio_functions']} functions",
+                               STUDY["robust_sfio_abort"],
+                               robust.mean_over("abort_rate", hardened), functions=compared))
+    return out
+
+
+@dataclass
 class Report:
     """Everything a report shows, computed once."""
     targets: list                  # [TargetSummary]
-    pairs: list                    # [Pair] stdio-equivalent pairs
-    hardened: list                 # [Pair] sfio vs robust_sfio, same names
+    equivalents: list              # [PairSet] a target vs stdio, per equivalent pair
+    hardening: list                # [PairSet] a target vs the build that extends it
     study: dict = field(default_factory=lambda: dict(STUDY))
+    study_figures: list = field(init=False)  # [StudyFigure]
+
+    def __post_init__(self):
+        self.study_figures = study_figures(self.targets)
+
+    @property
+    def pairs(self):
+        return [p for s in self.equivalents for p in s.pairs]
+
+    @property
+    def hardened(self):
+        return [p for s in self.hardening for p in s.pairs]
 
     def target(self, name):
         return next((t for t in self.targets if t.target == name), None)
@@ -193,10 +473,34 @@ class Report:
     def as_dict(self):
         return dict(
             study=self.study,
+            study_figures=[asdict(s) for s in self.study_figures],
             targets=[t.as_dict() for t in self.targets],
+            runs=[asdict(t.info) for t in self.targets],
             functions=[f.as_dict() for t in self.targets for f in t.functions],
+            parameters=[dict(target=t.target, function=f.name, **p.as_dict())
+                        for t in self.targets for f in t.functions for p in f.params],
             pairs=[p.as_dict() for p in self.pairs],
             hardened=[p.as_dict() for p in self.hardened])
+
+
+def _pairings(targets, equivalents_of):
+    """The equivalent pair sets (a target whose spec extends no other,
+    against stdio) and the hardening pair sets (a run's `extends` target,
+    before, against the run's own target, after)."""
+    by_name = {t.target: t for t in targets}
+    stdio = by_name.get("stdio")
+    equivalents, hardening = [], []
+    for t in targets:
+        base = by_name.get(t.info.extends) if t.info.extends else None
+        if base:
+            same = pairs(base, t, {f.name: f.name for f in base.functions})
+            if same:
+                hardening.append(PairSet("hardened", base, t, same))
+        elif stdio and t is not stdio and not t.info.extends:
+            found = pairs(t, stdio, equivalents_of(t.target))
+            if found:
+                equivalents.append(PairSet("equivalent", t, stdio, found))
+    return equivalents, hardening
 
 
 def build_report(sources, equivalents_of):
@@ -208,14 +512,7 @@ def build_report(sources, equivalents_of):
         for target, run in latest_runs(conn).items():
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
-    stdio = chosen.get("stdio")
-    found_pairs, hardened = [], []
-    for t in targets:
-        if stdio and t.target != "stdio":
-            found_pairs += pairs(t, stdio, equivalents_of(t.target))
-    sfio, robust = chosen.get("sfio"), chosen.get("robust_sfio")
-    if sfio and robust:
-        hardened = pairs(sfio, robust, {f.name: f.name for f in sfio.functions})
+    found_pairs, hardened = _pairings(targets, equivalents_of)
     return Report(targets, found_pairs, hardened)
 
 

@@ -31,10 +31,10 @@ def build(dbs):
     return report, conns
 
 
-def _write_csv(path, rows):
-    rows = list(rows)
+def _write_csv(path, fields, rows):
+    """A header line, then one line per row (only the header when no rows)."""
     with open(path, "w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["empty"])
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
 
@@ -47,11 +47,10 @@ def write(dbs, out):
     summary = report.as_dict()
     summary["figures"] = drawn
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
-    _write_csv(out / "targets.csv", summary["targets"])
-    _write_csv(out / "functions.csv", ({k: v for k, v in f.items()
-                                        if k not in ("signals", "failing_values")}
-                                       for f in summary["functions"]))
-    _write_csv(out / "pairs.csv", summary["pairs"])
+    _write_csv(out / "targets.csv", metrics.TARGET_CSV_FIELDS, summary["targets"])
+    _write_csv(out / "functions.csv", metrics.FUNCTION_CSV_FIELDS, summary["functions"])
+    _write_csv(out / "pairs.csv", metrics.PAIR_CSV_FIELDS, summary["pairs"])
+    _write_csv(out / "hardened.csv", metrics.PAIR_CSV_FIELDS, summary["hardened"])
     html.write_index(out, report, drawn, VERSION)
     html.write_function_pages(out, report, conns, VERSION)
     return out / "index.html"
