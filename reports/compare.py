@@ -60,7 +60,7 @@ class Case:
     def describe(self):
         if self.outcome == "ABORT":
             if self.signal is not None:
-                return f"ABORT {_name(signals.Signals, self.signal)}"
+                return f"ABORT {_signal_name(self.signal)}"
             return f"ABORT exit {self.exit_status}"
         if self.outcome == "PASS":
             return "PASS errno " + (errnos.errorcode.get(self.errno, str(self.errno))
@@ -72,9 +72,9 @@ class Case:
                     errno=self.errno)
 
 
-def _name(enum, number):
+def _signal_name(number):
     try:
-        return enum(number).name
+        return signals.Signals(number).name
     except ValueError:
         return f"signal {number}"
 
@@ -117,7 +117,8 @@ class Comparison:
                  only_after=self.only_after, differing_values=self.differing_values,
                  regressed=self.regressed, functions=[r.as_dict() for r in self.deltas])
         for key, pairs in self.changes.items():
-            d[key] = [dict(function=a.function, case=a.index, values=a.values.split(" "),
+            d[key] = [dict(function=a.function, case=a.index,
+                           values=a.values.split(" ") if a.values else [],
                            before=a.as_dict(), after=b.as_dict()) for a, b in pairs]
         return d
 
@@ -196,9 +197,9 @@ def _header(result):
 def _rate_table(result):
     lines = ["", "failure rate over the compared cases:",
              f"{'function':<18} {'cases':>6} {'before':>9} {'after':>9} {'delta':>9}"]
-    for r in result.deltas:
-        lines.append(f"{r.before.name:<18} {r.before.cases:>6} {r.before.failure_rate:8.2f}%"
-                     f" {r.after.failure_rate:8.2f}% {r.after.failure_rate - r.before.failure_rate:+8.2f}%")
+    for d in map(metrics.RateDelta.as_dict, result.deltas):
+        lines.append(f"{d['function']:<18} {d['cases']:>6} {d['before_failure_rate']:8.2f}%"
+                     f" {d['after_failure_rate']:8.2f}% {d['failure_delta']:+8.2f}%")
     return lines
 
 
