@@ -1,58 +1,148 @@
-"""`trebuchet compare`: two runs of a target side by side: per-function rate
-deltas, and the failing cases that are new in the second run or gone from
-it.  The runs come from two stores, or from one store (its two newest
-finished runs of the target)."""
+"""`trebuchet compare`: two runs of a target, case by case.  The runs come
+from two stores, or from one store (its two newest finished runs of the
+target).
+
+The same case.  A case index decodes to the same values under any seed or
+cap; seed and cap only choose which indices a run draws.  So two runs ran
+the same case when both hold a result for the same function and case index
+*and* the same value names.  The names are checked because an index decodes
+to other values once a datatype has gained or lost a value between the two
+builds: such a pair is two different cases, each run by one run only.
+Cases run by one run only are counted and never compared: a case the other
+run did not draw is no news about the library.
+
+Over the cases both ran, compare reports the per-function rates and their
+deltas (metrics.RateDelta), every change of outcome (newly failing: PASS
+then ABORT or RESTART; no longer failing; other changes, such as ABORT to
+RESTART or anything to or from SETUP), and among cases whose outcome did not
+change, a change of signal or exit status (ABORT) or of errno (PASS).
+
+Verdict: the second run regressed when it has cases that fail (ABORT or
+RESTART) that passed in the first.  A case that was SETUP in the first run
+never reached the function, so it had not passed: it is listed among the
+other outcome changes but is no regression."""
+import errno as errnos
+import itertools
+import signal as signals
 from dataclasses import dataclass, field
 
 from trebuchet.runner.errors import TrebuchetError
 
 from . import metrics, store
 
+FAILING = metrics.FAILING
+LIST_LIMIT = 20  # cases shown per section without --all
+
+# (key, heading): the sections of changed cases, in the order shown
+SECTIONS = [
+    ("newly_failing", "newly failing cases (PASS before, ABORT or RESTART now)"),
+    ("no_longer_failing", "cases no longer failing (ABORT or RESTART before, PASS now)"),
+    ("other_outcome_changes", "other outcome changes"),
+    ("signal_changes", "signal or exit status changes (ABORT in both runs)"),
+    ("errno_changes", "errno changes (PASS in both runs)"),
+]
+
+CASES_SQL = ("SELECT function, case_index, value_names, outcome, signal, exit_status, errno"
+             " FROM results WHERE run_id = ?")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One stored result, as much of it as compare looks at."""
+    function: str
+    index: int
+    values: str
+    outcome: str
+    signal: int = None
+    exit_status: int = None
+    errno: int = None
+
+    def describe(self):
+        if self.outcome == "ABORT":
+            if self.signal is not None:
+                return f"ABORT {_signal_name(self.signal)}"
+            return f"ABORT exit {self.exit_status}"
+        if self.outcome == "PASS":
+            return "PASS errno " + (errnos.errorcode.get(self.errno, str(self.errno))
+                                    if self.errno else "0")
+        return self.outcome
+
+    def as_dict(self):
+        return dict(outcome=self.outcome, signal=self.signal, exit_status=self.exit_status,
+                    errno=self.errno)
+
+
+def _signal_name(number):
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _section(before, after):
+    """The section a pair of results of one case belongs to, or None."""
+    if before.outcome != after.outcome:
+        if before.outcome == "PASS" and after.outcome in FAILING:
+            return "newly_failing"
+        if before.outcome in FAILING and after.outcome == "PASS":
+            return "no_longer_failing"
+        return "other_outcome_changes"
+    if before.outcome == "ABORT" and (before.signal, before.exit_status) != \
+            (after.signal, after.exit_status):
+        return "signal_changes"
+    if before.outcome == "PASS" and before.errno != after.errno:
+        return "errno_changes"
+    return None
+
 
 @dataclass
 class Comparison:
     target: str
-    before: str
-    after: str
-    deltas: list = field(default_factory=list)       # dicts per function
-    new_failures: list = field(default_factory=list)  # (function, case, values, outcome)
-    vanished_failures: list = field(default_factory=list)
+    before: dict                  # db, run, seed, cap
+    after: dict
+    compared: int = 0             # cases both runs ran
+    only_before: int = 0          # cases only the first run ran
+    only_after: int = 0
+    differing_values: int = 0     # (function, index) in both runs, with other values
+    deltas: list = field(default_factory=list)  # [metrics.RateDelta], by function
+    changes: dict = field(default_factory=lambda: {key: [] for key, _ in SECTIONS})
+
+    @property
+    def regressed(self):
+        return bool(self.changes["newly_failing"])
 
     def as_dict(self):
-        return dict(target=self.target, before=self.before, after=self.after,
-                    functions=self.deltas,
-                    new_failures=[dict(zip(("function", "case", "values", "outcome"), r))
-                                  for r in self.new_failures],
-                    vanished_failures=[dict(zip(("function", "case", "values", "outcome"), r))
-                                       for r in self.vanished_failures])
+        d = dict(target=self.target, before=self.before, after=self.after,
+                 compared=self.compared, only_before=self.only_before,
+                 only_after=self.only_after, differing_values=self.differing_values,
+                 regressed=self.regressed, functions=[r.as_dict() for r in self.deltas])
+        for key, pairs in self.changes.items():
+            d[key] = [dict(function=a.function, case=a.index,
+                           values=a.values.split(" ") if a.values else [],
+                           before=a.as_dict(), after=b.as_dict()) for a, b in pairs]
+        return d
 
 
 def _runs(conn, target, count):
-    rows = conn.execute("SELECT id FROM runs WHERE target = ? AND finished IS NOT NULL"
+    rows = conn.execute("SELECT id, seed, cap FROM runs WHERE target = ? AND finished IS NOT NULL"
                         " ORDER BY id DESC LIMIT ?", (target, count)).fetchall()
-    return [r[0] for r in reversed(rows)]
-
-
-def _failing(conn, run):
-    return {(r[0], r[1]): (r[2], r[3]) for r in conn.execute(
-        "SELECT function, case_index, value_names, outcome FROM results"
-        " WHERE run_id = ? AND outcome IN ('ABORT', 'RESTART')", (run,))}
+    return list(reversed(rows))
 
 
 def _pick(dbs, target):
-    """[(conn, run, label)] for the two runs to compare."""
+    """[(conn, run description)] for the two runs to compare."""
+    if len(dbs) > 2:
+        raise TrebuchetError(f"compare takes two stores, or one holding two runs; got {len(dbs)}")
     conns = [store.connect(db) for db in dbs]
-    if len(dbs) == 1:
-        runs = _runs(conns[0], target, 2)
-        if len(runs) < 2:
-            raise TrebuchetError(f"needs two finished runs of {target}", dbs[0])
-        return [(conns[0], run, f"{dbs[0]} run {run}") for run in runs]
+    wanted = 2 if len(dbs) == 1 else 1
     picked = []
     for conn, db in zip(conns, dbs):
-        runs = _runs(conn, target, 1)
-        if not runs:
-            raise TrebuchetError(f"no finished run of {target}", db)
-        picked.append((conn, runs[0], f"{db} run {runs[0]}"))
+        runs = _runs(conn, target, wanted)
+        if len(runs) < wanted:
+            raise TrebuchetError(f"needs {'two finished runs' if wanted == 2 else 'a finished run'}"
+                                 f" of {target}", db)
+        picked += [(conn, dict(db=str(db), run=r["id"], seed=r["seed"], cap=r["cap"]))
+                   for r in runs]
     return picked
 
 
@@ -65,34 +155,73 @@ def only_target(dbs):
     return targets.pop()
 
 
+def _cases(conn, run):
+    return {(r[0], r[1]): Case(*r) for r in conn.execute(CASES_SQL, (run["run"],))}
+
+
 def compare(dbs, target=None):
     target = target or only_target(dbs)
-    (c1, r1, l1), (c2, r2, l2) = _pick(dbs, target)
-    before, after = metrics.summarize(c1, target, r1), metrics.summarize(c2, target, r2)
-    result = Comparison(target, l1, l2)
-    for name in sorted({f.name for f in before.functions} | {f.name for f in after.functions}):
-        a, b = before.function(name), after.function(name)
-        result.deltas.append(dict(
-            function=name,
-            before_failure_rate=a.failure_rate if a else None,
-            after_failure_rate=b.failure_rate if b else None,
-            delta=(b.failure_rate - a.failure_rate) if a and b else None))
-    old, new = _failing(c1, r1), _failing(c2, r2)
-    result.new_failures = sorted((f, c) + new[(f, c)] for f, c in new.keys() - old.keys())
-    result.vanished_failures = sorted((f, c) + old[(f, c)] for f, c in old.keys() - new.keys())
+    (c1, run1), (c2, run2) = _pick(dbs, target)
+    before, after = _cases(c1, run1), _cases(c2, run2)
+    result = Comparison(target, run1, run2)
+    both = [(before[k], after[k]) for k in sorted(before.keys() & after.keys())]
+    same = [(a, b) for a, b in both if a.values == b.values]
+    result.compared = len(same)
+    result.differing_values = len(both) - len(same)
+    result.only_before, result.only_after = len(before) - len(same), len(after) - len(same)
+    for name, pairs in itertools.groupby(same, key=lambda pair: pair[0].function):
+        outcomes = [(a.outcome, b.outcome) for a, b in pairs]
+        result.deltas.append(metrics.RateDelta.of_outcomes(
+            target, name, (run1["run"], run2["run"]), outcomes))
+    for a, b in same:
+        section = _section(a, b)
+        if section:
+            result.changes[section].append((a, b))
     return result
 
 
-def as_text(result):
-    lines = [f"{result.target}: {result.before}  ->  {result.after}", "",
-             f"{'function':<16} {'before':>9} {'after':>9} {'delta':>9}"]
-    for d in result.deltas:
-        fmt = lambda v: "-" if v is None else f"{v:8.2f}%"  # noqa: E731
-        delta = "-" if d["delta"] is None else f"{d['delta']:+8.2f}%"
-        lines.append(f"{d['function']:<16} {fmt(d['before_failure_rate']):>9} "
-                     f"{fmt(d['after_failure_rate']):>9} {delta:>9}")
-    lines += ["", f"new failing cases: {len(result.new_failures)}"]
-    lines += [f"  {f} case {c}: {v} {o}" for f, c, v, o in result.new_failures[:50]]
-    lines += [f"vanished failing cases: {len(result.vanished_failures)}"]
-    lines += [f"  {f} case {c}: {v} {o}" for f, c, v, o in result.vanished_failures[:50]]
+def _run_label(run):
+    return f"{run['db']} run {run['run']} (seed {run['seed']}, cap {run['cap']})"
+
+
+def _header(result):
+    lines = [f"{result.target}: {_run_label(result.before)}  ->  {_run_label(result.after)}",
+             f"compared {result.compared} cases run in both; not compared: "
+             f"{result.only_before} run only in the first, {result.only_after} only in the second"]
+    if result.differing_values:
+        lines.append(f"  ({result.differing_values} of each share a function and case index but"
+                     " not their values: the datatypes differ between the two builds)")
+    return lines
+
+
+def _rate_table(result):
+    lines = ["", "failure rate over the compared cases:",
+             f"{'function':<18} {'cases':>6} {'before':>9} {'after':>9} {'delta':>9}"]
+    for d in map(metrics.RateDelta.as_dict, result.deltas):
+        lines.append(f"{d['function']:<18} {d['cases']:>6} {d['before_failure_rate']:8.2f}%"
+                     f" {d['after_failure_rate']:8.2f}% {d['failure_delta']:+8.2f}%")
+    return lines
+
+
+def _section_lines(heading, pairs, show_all):
+    """The heading with its count, then its cases and a blank line, if any."""
+    shown = pairs if show_all else pairs[:LIST_LIMIT]
+    lines = [f"{heading}: {len(pairs)}"]
+    lines += [f"  {a.function} case {a.index}: {a.values}  {a.describe()} -> {b.describe()}"
+              for a, b in shown]
+    if len(shown) < len(pairs):
+        lines.append(f"  ... and {len(pairs) - len(shown)} more (--all lists them)")
+    return lines + [""] * bool(pairs)
+
+
+def as_text(result, show_all=False):
+    lines = _header(result) + _rate_table(result) + [""]
+    for key, heading in SECTIONS:
+        lines += _section_lines(heading, result.changes[key], show_all)
+    if lines[-1]:
+        lines.append("")
+    regressions = len(result.changes["newly_failing"])
+    lines.append(f"regressed: {regressions} cases passed in the first run and fail in the second"
+                 if regressions else
+                 "not regressed: no case that passed in the first run fails in the second")
     return "\n".join(lines)

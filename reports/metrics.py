@@ -516,3 +516,34 @@ def build_report(sources, equivalents_of):
     return Report(targets, found_pairs, hardened)
 
 
+@dataclass
+class RateDelta:
+    """One function's rates in two runs, over the cases both runs ran (as
+    `trebuchet compare` pairs them), and how much each rate moved.  Rates
+    over the same cases only, so that a delta is made of cases whose outcome
+    changed and never of cases one run drew and the other did not."""
+
+    before: FunctionStats
+    after: FunctionStats
+
+    @classmethod
+    def of_outcomes(cls, target, name, runs, outcome_pairs):
+        """runs: (before run, after run); outcome_pairs: [(before outcome,
+        after outcome)], one per case both runs ran."""
+        sides = [FunctionStats(target, run, name, "") for run in runs]
+        for outcomes in outcome_pairs:
+            for f, outcome in zip(sides, outcomes):
+                f.cases += 1
+                f.passed += outcome == "PASS"
+                f.aborts += outcome == "ABORT"
+                f.restarts += outcome == "RESTART"
+                f.setups += outcome == "SETUP"
+        return cls(*sides)
+
+    def as_dict(self):
+        d = dict(function=self.before.name, cases=self.before.cases)
+        for rate in ("abort_rate", "restart_rate", "failure_rate"):
+            before, after = getattr(self.before, rate), getattr(self.after, rate)
+            d.update({f"before_{rate}": before, f"after_{rate}": after,
+                      f"{rate.removesuffix('_rate')}_delta": after - before})
+        return d

@@ -4,7 +4,6 @@ when anything it is made from changes (spec, template, sources, headers,
 flags), judged by a digest of all of them kept beside it."""
 import hashlib
 import subprocess
-from pathlib import Path
 
 from . import codegen, paths
 from . import spec as spec_module

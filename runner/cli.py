@@ -107,8 +107,8 @@ def cmd_compare(args):
     from trebuchet.reports import compare
 
     result = compare.compare(args.dbs, args.target)
-    print(json.dumps(result.as_dict(), indent=1) if args.json else compare.as_text(result))
-    return Exit.OK
+    print(json.dumps(result.as_dict(), indent=1) if args.json else compare.as_text(result, args.all))
+    return Exit.REGRESSED if result.regressed else Exit.OK
 
 
 def _split(text):
@@ -189,10 +189,20 @@ def _parser():
     rep.add_argument("--out", default="report", help="the directory to write (default ./report)")
     rep.set_defaults(func=cmd_report)
 
-    cmp = sub.add_parser("compare", help="two runs of a target: rate deltas, new and vanished failures")
-    cmp.add_argument("dbs", nargs="+", help="two stores, or one store holding two runs")
+    cmp = sub.add_parser(
+        "compare", help="two runs of a target, case by case: rate deltas, changes of outcome,"
+        " signal and errno",
+        description="Compares two runs of a target over the cases both ran (same function, case"
+        " index and values; cases drawn by one run only are counted, not compared): per-function"
+        " rate deltas, outcome changes, and signal (ABORT) or errno (PASS) changes where the"
+        " outcome stayed. Exit code 1 when the second run has cases that fail (ABORT or RESTART)"
+        " and passed in the first, else 0; 2 for bad input.")
+    cmp.add_argument("dbs", nargs="+", help="two stores (before, after), or one store: its two"
+                     " newest finished runs")
     cmp.add_argument("--target", help="the target (needed when the stores hold several)")
-    cmp.add_argument("--json", action="store_true")
+    cmp.add_argument("--all", action="store_true", help="list every changed case (default: the"
+                     " first few of each kind, and how many were left out)")
+    cmp.add_argument("--json", action="store_true", help="print everything as JSON, every case")
     cmp.set_defaults(func=cmd_compare)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")

@@ -1,5 +1,7 @@
 """Shared helpers for the end-to-end suites: they drive the real `trebuchet`
 CLI (installed in the project's virtual environment) against real targets."""
+import functools
+import math
 import os
 import re
 import select
@@ -58,6 +60,27 @@ def wait_gone(pid):
         select.select([fd], [], [])
     finally:
         os.close(fd)
+
+
+@functools.cache
+def datatype_values(target=None):
+    """{datatype: [value names]} as `trebuchet list datatypes` shows them, so
+    that a test's counts follow the datatypes instead of copying their sizes."""
+    lines = trebuchet("list", "datatypes", *(["--target", target] if target else [])).stdout
+    lines = lines.splitlines()
+    return {head.split(":")[0]: values.split() for head, values in zip(lines[::2], lines[1::2])}
+
+
+def value_product(*datatypes, target=None):
+    """How many tuples of values the datatypes make: a cross product's size."""
+    return math.prod(len(datatype_values(target)[d]) for d in datatypes)
+
+
+@functools.cache
+def function_cases(target):
+    """{function: cases in its cross product} as `trebuchet list functions` shows them."""
+    lines = trebuchet("list", "functions", "--target", target).stdout.splitlines()
+    return {line.split()[0].split(".", 1)[1]: int(line.split()[1]) for line in lines}
 
 
 def query(db, sql, *params):

@@ -1,5 +1,5 @@
 """The listing commands and the repro command."""
-from conftest import trebuchet
+from conftest import trebuchet, value_product
 
 
 def test_list_targets():
@@ -12,7 +12,8 @@ def test_list_functions_shows_signatures_and_case_counts():
     lines = {line.split()[0]: line for line in out.splitlines()}
     assert len(lines) >= 25
     assert "size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *stream)" in lines["stdio.fwrite"]
-    assert " 22113 cases" in lines["stdio.fwrite"]
+    cases = value_product("buffer", "size", "size", "FILE")
+    assert f" {cases} cases" in lines["stdio.fwrite"]
 
 
 def test_list_datatypes_shows_inheritance():

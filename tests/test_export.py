@@ -5,20 +5,23 @@ import json
 
 import pytest
 
-from conftest import query, trebuchet
+from conftest import function_cases, query, trebuchet
+
+FUNCTIONS, CAP = ("fclose", "fwrite"), 300
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     path = tmp_path_factory.mktemp("export") / "e.db"
-    trebuchet("run", "--target", "stdio", "--functions", "fclose,fwrite", "--cap", "300",
+    trebuchet("run", "--target", "stdio", "--functions", ",".join(FUNCTIONS), "--cap", CAP,
               "--db", path, "--quiet")
     return path
 
 
 def test_json_has_one_record_per_case(db):
     records = json.loads(trebuchet("export", "--db", db, "--format", "json").stdout)
-    assert len(records) == query(db, "SELECT count(*) FROM results")[0][0] == 321
+    drawn = sum(min(function_cases("stdio")[f], CAP) for f in FUNCTIONS)
+    assert len(records) == query(db, "SELECT count(*) FROM results")[0][0] == drawn
     by_case = {(r["function"], tuple(r["values"])): r for r in records}
     null_close = by_case[("fclose", ("FILE:NULL",))]
     assert null_close["target"] == "stdio" and null_close["outcome"] == "ABORT"

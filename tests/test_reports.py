@@ -93,26 +93,6 @@ def test_drill_down_commands_reproduce_their_cases(report):
     assert stored == [(result["outcome"],)] and result["outcome"] in ("ABORT", "RESTART")
 
 
-def test_compare_finds_new_and_vanished_failures(tmp_path):
-    db = tmp_path / "c.db"
-    trebuchet("run", "--target", "stdio", "--functions", "fputs,fseek", "--cap", "60", "--db", db,
-              "--quiet")
-    trebuchet("run", "--target", "stdio", "--functions", "fputs,fseek", "--cap", "120",
-              "--seed", "7", "--db", db, "--quiet")
-    result = json.loads(trebuchet("compare", db, "--json").stdout)
-
-    def failing(run):
-        return set(query(db, "SELECT function, case_index FROM results WHERE run_id = ?"
-                             " AND outcome IN ('ABORT', 'RESTART')", run))
-
-    assert {(f["function"], f["case"]) for f in result["new_failures"]} == failing(2) - failing(1)
-    assert {(f["function"], f["case"]) for f in result["vanished_failures"]} == failing(1) - failing(2)
-    assert result["new_failures"]  # the larger sample finds failures the smaller one did not
-    for d in result["functions"]:
-        assert d["delta"] == pytest.approx(d["after_failure_rate"] - d["before_failure_rate"])
-    assert "new failing cases:" in trebuchet("compare", db).stdout
-
-
 def test_figure_b_appears_with_a_run_that_extends_sfio(report, tmp_path):
     """An sfio run relabelled as a build extending sfio, in a copy of the
     store, stands in for robust_sfio's run: the figure must appear, with its
