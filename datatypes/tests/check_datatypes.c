@@ -94,11 +94,12 @@ START_TEST(skip_list_drops_parent_values)
 	static const struct tb_value none[] = { { 0 } };
 	const struct tb_datatype narrowed = { .name = "narrow", .parent = &tb_type_pointer,
 					      .skip = skip, .values = none };
-	struct tb_value_list list;
+	struct tb_value_list list, all;
 	int i;
 
+	tb_datatype_flatten(&tb_type_pointer, &all);
 	tb_datatype_flatten(&narrowed, &list);
-	ck_assert_int_eq(list.count, 7);
+	ck_assert_int_eq(list.count, all.count - 2);
 	for (i = 0; i < list.count; i++)
 		ck_assert(strcmp(list.values[i]->name, "ONE") && strcmp(list.values[i]->name, "FREED"));
 }
