@@ -419,8 +419,11 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	if (getppid() != executor)
 		_exit(0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	/* its own group: a Ctrl-C meant for the executor does not kill it */
-	setpgid(0, 0);
+	/* its own session: a Ctrl-C meant for the executor does not kill it,
+	 * and no test process has a controlling terminal, whether or not the
+	 * run was started from one (setsid per case would cost a tenth of the
+	 * throughput) */
+	setsid();
 	if (chdir(cfg->scratch_root))
 		die("chdir to the scratch directory");
 	/* the slots' start times are for the executor's eyes: test processes

@@ -50,15 +50,15 @@ int tb_sandbox_inherited(const struct tb_sandbox *sb)
 }
 
 /* The rest of the sandbox, per test process: what cannot be inherited (a
- * session and process group of its own, so no controlling terminal whether
- * or not the run was started from one; a CPU clock of its own; the server's descriptors
+ * process group of its own, in the server's session that has no
+ * controlling terminal; a CPU clock of its own; the server's descriptors
  * closed, the unprivileged user, since the server must stay able to kill). */
 static int enter_sandbox(const struct tb_sandbox *sb, const char *dir)
 {
 	sigset_t none;
 
 	sigemptyset(&none);
-	if (setsid() < 0 || sigprocmask(SIG_SETMASK, &none, NULL) ||
+	if (setpgid(0, 0) || sigprocmask(SIG_SETMASK, &none, NULL) ||
 	    prctl(PR_SET_PDEATHSIG, SIGKILL) || cpu_limit(sb->cpu_seconds) ||
 	    close_range(3, ~0U, 0))
 		return -1;
