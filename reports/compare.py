@@ -147,12 +147,14 @@ def _pick(dbs, target):
 
 
 def only_target(dbs):
-    targets = set()
-    for db in dbs:
-        targets |= set(metrics.latest_runs(store.connect(db)))
-    if len(targets) != 1:
-        raise TrebuchetError("the stores hold several targets: name one with --target")
-    return targets.pop()
+    """The one target the stores have in common (for one store: the one
+    target it holds); else the user names it."""
+    held = [set(metrics.latest_runs(store.connect(db))) for db in dbs]
+    shared = set.intersection(*held)
+    if len(shared) != 1:
+        what = ", ".join(sorted(shared)) or "none"
+        raise TrebuchetError(f"name the target to compare with --target (in common: {what})")
+    return shared.pop()
 
 
 def _cases(conn, run):

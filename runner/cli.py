@@ -85,6 +85,9 @@ def cmd_export(args):
     from trebuchet.reports import export, store
 
     conn = store.connect(args.db)
+    if args.run is not None and not conn.execute("SELECT 1 FROM runs WHERE id = ?",
+                                                 (args.run,)).fetchone():
+        raise TrebuchetError(f"no run {args.run} in this store", args.db)
     write = export.write_json if args.format == "json" else export.write_csv
     if args.out:
         with open(args.out, "w", newline="") as out:

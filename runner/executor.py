@@ -42,6 +42,8 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
             # its test processes and exits 130; wait for it to finish that
             continue
     if rc < 0:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # off the progress line it left
         print(f"trebuchet: trebuchet-exec was killed by {signal.Signals(-rc).name}; what it "
               f"stored is kept", file=sys.stderr)
         return Exit.HARNESS

@@ -14,6 +14,7 @@ def line(db, target, seconds):
     aborts = sum(f.aborts for f in s.functions)
     restarts = sum(f.restarts for f in s.functions)
     setups = sum(f.setups for f in s.functions)
-    return (f"{target}: {s.cases} cases in {len(s.functions)} functions, PASS {passed}, "
+    functions = f"{len(s.functions)} function{'s' if len(s.functions) != 1 else ''}"
+    return (f"{target}: {s.cases} cases in {functions}, PASS {passed}, "
             f"ABORT {aborts}, RESTART {restarts}, SETUP {setups}; normalized ABORT rate "
             f"{s.abort_rate:.2f}%; {seconds:.1f} s; run {run} in {db}")

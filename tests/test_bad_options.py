@@ -63,3 +63,26 @@ def test_the_executor_speaks_one_line_too(tmp_path):
                        text=True)
     assert r.returncode == Exit.INPUT
     assert r.stderr.strip().splitlines() == ["trebuchet-exec: --cap wants at least 1"]
+
+
+def test_export_of_a_run_not_in_the_store_is_an_input_error(tmp_path):
+    db = tmp_path / "e.db"
+    trebuchet("run", "--target", "selftest", "--functions", "st_return", "--cap", "5", "--db", db,
+              "--quiet")
+    assert_input_error(trebuchet("export", "--db", db, "--run", "9", check=False),
+                       "no run 9 in this store")
+
+
+def test_compare_takes_the_one_target_two_stores_share(tmp_path):
+    first, second = tmp_path / "1.db", tmp_path / "2.db"
+    trebuchet("run", "--target", "selftest", "--functions", "st_return", "--cap", "20",
+              "--db", first, "--quiet")
+    for target, function in (("selftest", "st_return"), ("stdio", "fseek")):
+        trebuchet("run", "--target", target, "--functions", function, "--cap", "20",
+                  "--db", second, "--quiet")
+    assert trebuchet("compare", first, second).stdout.startswith("selftest: ")
+    # two targets in common: the user names one
+    trebuchet("run", "--target", "stdio", "--functions", "fseek", "--cap", "20", "--db", first,
+              "--quiet")
+    assert_input_error(trebuchet("compare", first, second, check=False),
+                       "--target (in common: selftest, stdio)")
