@@ -20,6 +20,11 @@ def pct(value):
     return f"{value:.2f}%"
 
 
+def measure(value, unit):
+    """A study figure of ours: a rate, or a factor ("x")."""
+    return pct(value) if unit == "%" else f"{value:.1f}\u00d7"
+
+
 def shade(rate):
     """A heat-map cell's style: a grey as light as the rate is low, with
     text that stays legible on it."""
@@ -50,7 +55,7 @@ def _env():
     env = jinja2.Environment(loader=jinja2.PackageLoader("trebuchet.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.globals.update(pct=pct, shade=shade, signame=signame, page_of=page_of)
+    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signame, page_of=page_of)
     return env
 
 

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import sqlite3
+import statistics
 
 import pytest
 
@@ -176,7 +177,13 @@ def test_heat_map_panels_hold_only_their_datatypes_values_by_parameter_name(smal
 
 def test_study_figures_only_for_the_studys_targets(small, tmp_path):
     study = {s["target"]: s for s in small["summary"]["study_figures"]}
-    assert set(study) == {"stdio", "sfio", "robust_sfio"}
+    assert set(study) == {"stdio", "sfio", "robust_sfio", "sfio vs stdio"}
+    # the study's headline factor, recomputed from the pairs' own rates
+    factors = sorted(p["right_failure_rate"] / p["left_failure_rate"]
+                     for p in small["summary"]["pairs"] if p["left_failure_rate"] > 0)
+    assert study["sfio vs stdio"]["ours"] == pytest.approx(statistics.median(factors))
+    assert study["sfio vs stdio"]["ours_range"] == pytest.approx([factors[0], factors[-1]])
+    assert study["sfio vs stdio"]["study"] == "3 to 10 over 20 pairs"
     bars = small["summary"]["figures"]["c"]["bars"]["study ABORT"]
     labels = small["summary"]["figures"]["c"]["labels"]
     assert dict(zip(labels, bars)) == {"robust_sfio": 0.44, "sfio": 5.61, "stdio": None}
@@ -206,7 +213,7 @@ def test_robust_sfio_is_set_beside_the_study_only_over_the_8_hardened_functions(
     out = tmp_path / "out"
     trebuchet("report", "--db", db, "--out", out)
     summary = json.loads((out / "summary.json").read_text())
-    assert [s["target"] for s in summary["study_figures"]] == ["stdio", "sfio"]
+    assert [s["target"] for s in summary["study_figures"]] == ["stdio", "sfio", "sfio vs stdio"]
 
 
 TEMPLATES = ROOT / "reports" / "templates"
