@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +127,21 @@ static void launch(struct server *s, struct slot *slot)
 	s->running++;
 }
 
+/* When the results gathered so far must go, in µs: 0 now (a full batch,
+ * or the request queue dry: the executor may be waiting on them to send
+ * more; or the oldest has waited RESULT_WAIT_US), -1 when there are none. */
+static long long results_due_in(const struct server *s)
+{
+	long long left;
+
+	if (!s->nout)
+		return -1;
+	if (s->nout >= RESULT_BATCH || !s->count || s->request_eof)
+		return 0;
+	left = s->first_out_us + RESULT_WAIT_US - tb_now_us();
+	return left > 0 ? left : 0;
+}
+
 /* Sends the results gathered since the last call in one write. */
 static void send_results(struct server *s)
 {
@@ -156,13 +170,14 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000,
 	};
 	struct tb_result *res = &s->out[s->nout++];
+	long long now = tb_now_us();
 
 	if (s->nout == 1)
-		s->first_out_us = tb_now_us();
+		s->first_out_us = now;
 	tb_classify(&obs, res);
 	res->fn = slot->req.fn;
 	res->case_index = slot->req.case_index;
-	res->duration_us = tb_now_us() - slot->start_us;
+	res->duration_us = now - slot->start_us;
 	res->unused = 0;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
@@ -355,9 +370,8 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 		long long timeout, send_in;
 
 		launch_ready(sp);
-		send_in = sp->nout ? sp->first_out_us + RESULT_WAIT_US - tb_now_us() : -1;
-		if (sp->nout >= RESULT_BATCH || (sp->nout && (!sp->count || sp->request_eof)) ||
-		    (sp->nout && send_in <= 0))
+		send_in = results_due_in(sp);
+		if (send_in == 0)
 			send_results(sp), send_in = -1;
 		if (sp->request_eof && !sp->running && !sp->count)
 			break;
@@ -428,9 +442,8 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 		die("chdir to the scratch directory");
 	/* the slots' start times are for the executor's eyes: test processes
 	 * must not inherit (or scribble on) them */
-	if (cfg->slot_started)
-		madvise((void *)((uintptr_t)cfg->slot_started & ~(uintptr_t)(getpagesize() - 1)),
-			(size_t)getpagesize(), MADV_DONTFORK);
+	if (cfg->slot_started)  /* the mapping's start: one page holds 256 slots */
+		madvise((void *)cfg->slot_started, (size_t)getpagesize(), MADV_DONTFORK);
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");

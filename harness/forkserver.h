@@ -21,9 +21,9 @@ struct tb_server_config {
 	int first_slot;            /* its slot directories are s<first_slot + i> */
 	long timeout_ms;
 	const char *scratch_root;  /* the server works (and forks) from here */
-	/* shared with the executor, indexed by first_slot + slot: when the
-	 * slot's case started (CLOCK_MONOTONIC, µs), 0 when free; read only for
-	 * the progress display.  May be NULL. */
+	/* the start of a mapping shared with the executor, indexed by
+	 * first_slot + slot: when the slot's case started (tb_now_us()), 0 when
+	 * free; read only for the progress display.  May be NULL. */
 	volatile long long *slot_started;
 };
 

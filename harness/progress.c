@@ -2,7 +2,6 @@
  * The progress line (progress.h), redrawn at most five times a second.
  */
 #include <stdio.h>
-#include <time.h>
 
 #include "clock.h"
 #include "progress.h"

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -306,7 +305,7 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		return failed(st, "store result");
 	if (++st->in_batch > BATCH)
 		return tb_store_commit(st);
-	return tb_store_commit_due(st);
+	return 0;
 }
 
 int tb_store_commit_due(struct tb_store *st)
@@ -321,6 +320,7 @@ int tb_store_commit_due(struct tb_store *st)
 int tb_store_lock(struct tb_store *st, const char *path)
 {
 	sqlite3_stmt *s;
+	char holder[256];
 
 	st->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (st->lock_fd >= 0 && flock(st->lock_fd, LOCK_EX | LOCK_NB) == 0)
@@ -329,18 +329,18 @@ int tb_store_lock(struct tb_store *st, const char *path)
 		snprintf(st->error, sizeof(st->error), "%s: cannot lock: %s", path, strerror(errno));
 		return -1;
 	}
-	snprintf(st->error, sizeof(st->error),
-		 "%s is being written by another trebuchet run; wait for it to end or stop it", path);
+	/* the holder's run, when its row is there yet */
+	snprintf(holder, sizeof(holder), "a run");
 	if (sqlite3_prepare_v2(st->db, "SELECT id, target, started FROM runs WHERE finished IS NULL"
 			       " ORDER BY id DESC LIMIT 1", -1, &s, NULL) == SQLITE_OK) {
 		if (sqlite3_step(s) == SQLITE_ROW)
-			snprintf(st->error, sizeof(st->error),
-				 "%s: run %lld of %s (started %s) is being written by another "
-				 "trebuchet; wait for it to end or stop it", path,
+			snprintf(holder, sizeof(holder), "run %lld of %s (started %s)",
 				 (long long)sqlite3_column_int64(s, 0), sqlite3_column_text(s, 1),
 				 sqlite3_column_text(s, 2));
 		sqlite3_finalize(s);
 	}
+	snprintf(st->error, sizeof(st->error), "%s: %s is being written by another trebuchet; "
+		 "wait for it to end or stop it", path, holder);
 	return -1;
 }
 

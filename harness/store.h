@@ -47,8 +47,9 @@ int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *functio
 int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
 			const char *value_names, const struct tb_result *res);
 int tb_store_commit(struct tb_store *st);
-/* Commits the open batch if it is a second old: the campaign calls it when
- * it wakes, so results are stored at least once a second. */
+/* Commits the open batch if it is a second old.  The campaign calls it
+ * each time it wakes (every result batch, and at least five times a
+ * second), so results are stored at least once a second. */
 int tb_store_commit_due(struct tb_store *st);
 /* Takes the store's writer lock; -1 with a one-line error naming the run
  * being written when another trebuchet holds it. */

@@ -139,16 +139,22 @@ static void build_env(char **argv, const char *self, char **env)
 	pad_env(argv, self, env, n);
 }
 
-static void settle_process(void)
+/* Sets the soft limit of resource to value, or to the hard limit if lower. */
+static void soft_limit(int resource, rlim_t value)
 {
 	struct rlimit rl;
 
+	if (getrlimit(resource, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max < value ? rl.rlim_max : value;
+		setrlimit(resource, &rl);
+	}
+}
+
+static void settle_process(void)
+{
 	if (personality(PER_LINUX | ADDR_NO_RANDOMIZE) == -1)
 		personality(PER_LINUX);  /* refused (some containers): still plain */
-	if (getrlimit(RLIMIT_STACK, &rl) == 0) {
-		rl.rlim_cur = rl.rlim_max < STACK_LIMIT ? rl.rlim_max : STACK_LIMIT;
-		setrlimit(RLIMIT_STACK, &rl);
-	}
+	soft_limit(RLIMIT_STACK, STACK_LIMIT);
 }
 
 /* Settled: keep what was carried, then swap in the test processes'
@@ -199,24 +205,23 @@ void tb_world_enter(const char *scratch)
 {
 	size_t n = 0;
 
-	while (world_env[n])
-		n++;
 	snprintf(tmpdir_entry, sizeof(tmpdir_entry), "TMPDIR=%s", scratch);
 	snprintf(home_entry, sizeof(home_entry), "HOME=%s", scratch);
-	if (environ == world_env) {
-		world_env[n++] = tmpdir_entry;
-		world_env[n++] = home_entry;
-		world_env[n] = NULL;
-	} else {
+	if (environ != world_env) {
 		putenv(tmpdir_entry);  /* unsettled: the caller's environment */
 		putenv(home_entry);
+		return;
 	}
+	while (world_env[n])
+		n++;
+	world_env[n++] = tmpdir_entry;
+	world_env[n++] = home_entry;
+	world_env[n] = NULL;
 }
 
 void tb_world_server(void)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	struct rlimit rl;
 	int sig;
 
 	/* an ignored signal survives fork and exec: nohup, a CI runner or a
@@ -225,8 +230,5 @@ void tb_world_server(void)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			sigaction(sig, &dfl, NULL);
 	umask(022);
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		rl.rlim_cur = rl.rlim_max < NOFILE_LIMIT ? rl.rlim_max : NOFILE_LIMIT;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
+	soft_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
 }

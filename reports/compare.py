@@ -21,12 +21,11 @@ Verdict: the second run regressed when it has cases that fail (ABORT or
 RESTART) that passed in the first.  A case that was SETUP in the first run
 never reached the function, so it had not passed: it is listed among the
 other outcome changes but is no regression."""
-import errno as errnos
 import itertools
-import signal as signals
 from dataclasses import dataclass, field
 
 from trebuchet.runner.errors import TrebuchetError
+from trebuchet.runner.names import errno_name, signal_name
 
 from . import metrics, store
 
@@ -60,23 +59,15 @@ class Case:
     def describe(self):
         if self.outcome == "ABORT":
             if self.signal is not None:
-                return f"ABORT {_signal_name(self.signal)}"
+                return f"ABORT {signal_name(self.signal)}"
             return f"ABORT exit {self.exit_status}"
         if self.outcome == "PASS":
-            return "PASS errno " + (errnos.errorcode.get(self.errno, str(self.errno))
-                                    if self.errno else "0")
+            return f"PASS errno {errno_name(self.errno)}"
         return self.outcome
 
     def as_dict(self):
         return dict(outcome=self.outcome, signal=self.signal, exit_status=self.exit_status,
                     errno=self.errno)
-
-
-def _signal_name(number):
-    try:
-        return signals.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
 
 
 def _section(before, after):

@@ -1,14 +1,15 @@
 """The HTML report: index.html and one drill-down page per function, from
 jinja2 templates shipped as package data and compiled once.  The templates
 lay out what reports/metrics.py computed; the helpers here only format."""
-import signal
 from dataclasses import dataclass
 from functools import lru_cache
 
 import jinja2
-from markupsafe import escape
+import markdown
+from markupsafe import Markup
 
 from trebuchet.runner import paths
+from trebuchet.runner.names import signal_name
 
 from . import metrics
 
@@ -32,13 +33,6 @@ def shade(rate):
     return f"background: rgb({level}, {level}, {level}); color: {'black' if rate < 50 else 'white'}"
 
 
-def signame(number):
-    try:
-        return signal.Signals(int(number)).name
-    except ValueError:
-        return f"signal {number}"
-
-
 def page_of(f):
     return f"{f.target}-{f.name}.html"
 
@@ -55,21 +49,23 @@ def _env():
     env = jinja2.Environment(loader=jinja2.PackageLoader("trebuchet.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signame, page_of=page_of)
+    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signal_name, page_of=page_of)
     return env
 
 
 def write_index(out, report, figures, version):
+    runs = [RunRow(t.info, t.db) for t in report.targets]
     html = _env().get_template("index.html.j2").render(
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
-        study_figures=report.study_figures, figures=figures, version=version,
-        runs=[RunRow(t.info, t.db) for t in report.targets])
+        study=report.study, study_figures=report.study_figures, figures=figures, version=version,
+        runs=runs)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():
-        (out / "sfio-dictionary.html").write_text(
-            "<!doctype html><meta charset='utf-8'><title>sfio-dictionary.md</title>"
-            f"<pre style='white-space: pre-wrap; max-width: 50em'>"
-            f"{escape(SFIO_DICTIONARY.read_text())}</pre>\n")
+        # the project's own text, rendered as the report's other pages are
+        body = markdown.markdown(SFIO_DICTIONARY.read_text(), extensions=["tables"])
+        (out / "sfio-dictionary.html").write_text(_env().get_template("document.html.j2").render(
+            title="Why our SFIO rate is several times the study's", body=Markup(body),
+            version=version, runs=runs))
 
 
 def write_function_pages(out, report, conns, version):

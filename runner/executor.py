@@ -1,12 +1,12 @@
 """Runs trebuchet-exec, the C executor, for a built plugin."""
 import json
-import signal
 import subprocess
 import sys
 
 from . import paths
 from .errors import TrebuchetError
 from .exitcodes import Exit
+from .names import signal_name
 
 
 def _exec_path():
@@ -44,7 +44,7 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     if rc < 0:
         if sys.stderr.isatty():
             print(file=sys.stderr)  # off the progress line it left
-        print(f"trebuchet: trebuchet-exec was killed by {signal.Signals(-rc).name}; what it "
+        print(f"trebuchet: trebuchet-exec was killed by {signal_name(-rc)}; what it "
               f"stored is kept", file=sys.stderr)
         return Exit.HARNESS
     return rc

@@ -1,10 +1,10 @@
 """`trebuchet repro`: one case, by index or by its values, run on its own.
 A case is named by (target, function, case index); the index is the mixed-
 radix number of its value indices, last parameter fastest, as in the executor."""
-import signal
 
 from . import build, executor
 from .errors import TrebuchetError
+from .names import signal_name
 
 
 def case_index(spec, function, values, datatypes):
@@ -41,7 +41,7 @@ def describe(result):
     call = f"{result['function']}({', '.join(result['values'])})"
     outcome = result["outcome"]
     if outcome == "ABORT" and result["signal"] >= 0:
-        detail = f"signal {result['signal']} ({signal.Signals(result['signal']).name})"
+        detail = f"signal {result['signal']} ({signal_name(result['signal'])})"
     elif outcome == "ABORT":
         detail = f"exit status {result['exit_status']}"
     elif outcome == "PASS":

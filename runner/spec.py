@@ -125,8 +125,7 @@ def load(path, _extended_by=()):
     data, lines = yamlines.load(text, path)
     _null_convention(data)
     _validate_schema(data, lines, path)
-    spec = dataclasses.replace(_build(data, path), functions_line=yamlines.line_of(
-        lines, ("functions",) if "functions" in data else ("extends",)))
+    spec = _build(data, path, lines)
     if "extends" in data:
         spec = _extend(spec, data, lines, _extended_by + (path,))
     _check(spec, data, lines)
@@ -169,13 +168,12 @@ def _schema_message(e):
     """A schema error in words: a missing key by its name, never a repr of
     the whole mapping."""
     if e.validator == "required":
-        return f"missing key '{e.message.split(chr(39))[1]}'"
+        missing = next(k for k in e.validator_value if k not in e.instance)
+        return f"missing key '{missing}'"
     if e.validator in ("anyOf", "oneOf") and e.context and \
             all(c.validator == "required" for c in e.context):
-        keys = [c.validator_value[0] for c in e.context if c.validator_value]
+        keys = [k for c in e.context for k in c.validator_value]
         return "missing key: one of " + ", ".join(f"'{k}'" for k in keys)
-    if e.validator == "additionalProperties":
-        return e.message
     return e.message if len(e.message) < 200 else e.message[:200] + "..."
 
 
@@ -189,7 +187,7 @@ def _validate_schema(data, lines, path):
                              yamlines.line_of(lines, e.absolute_path))
 
 
-def _build(data, path):
+def _build(data, path, lines):
     functions = []
     for f in data.get("functions", ()):
         err = f["error"]
@@ -206,7 +204,9 @@ def _build(data, path):
                 datatypes=dict(data.get("datatypes", {})),
                 version_label=version.get("label", data["target"]),
                 version_expr=version.get("expr"),
-                description=data.get("description", ""))
+                description=data.get("description", ""),
+                functions_line=yamlines.line_of(
+                    lines, ("functions",) if "functions" in data else ("extends",)))
 
 
 def _stated(data, key, items):
