@@ -77,7 +77,10 @@ static void free_labels(const struct tb_planned_function *pf, struct function_pl
 	}
 }
 
-static int plan_function(struct tb_campaign *c, int fn, struct function_plan *plan)
+/* first: the campaign position of the function's first drawn case, which
+ * deals the cases to shards; it is advanced past the function's cases. */
+static int plan_function(struct tb_campaign *c, int fn, struct function_plan *plan,
+			 uint64_t *first)
 {
 	const struct tb_planned_function *pf = &c->target->functions[fn];
 	uint64_t drawn = pf->total < c->cap ? pf->total : c->cap;
@@ -92,6 +95,8 @@ static int plan_function(struct tb_campaign *c, int fn, struct function_plan *pl
 	n = tb_cases_draw(pf->total, c->cap, c->seed, pf->fn->name, plan->cases);
 	if (n < 0)
 		return -1;
+	n = (long)tb_cases_shard(plan->cases, (size_t)n, *first, c->shard, c->shards);
+	*first += drawn;
 	datatype_names(pf, types, sizeof(types));
 	if (tb_store_add_function(c->store, c->run_id, pf->fn->name, pf->fn->signature,
 				  types, pf->total, drawn) ||
@@ -203,7 +208,7 @@ int tb_campaign_run(struct tb_campaign *c)
 {
 	/* indexed by function, as results name them */
 	struct function_plan *plans = calloc((size_t)c->target->nfunctions, sizeof(*plans));
-	uint64_t remaining = 0;
+	uint64_t remaining = 0, first = 0;
 	int i, rc = TB_CAMPAIGN_FAILED;
 
 	if (!plans)
@@ -211,7 +216,7 @@ int tb_campaign_run(struct tb_campaign *c)
 	for (i = 0; i < c->nselected; i++) {
 		struct function_plan *p = &plans[c->selected[i]];
 
-		if (plan_function(c, c->selected[i], p))
+		if (plan_function(c, c->selected[i], p, &first))
 			goto out;
 		if (p->count == 0 &&
 		    tb_store_finish_function(c->store, c->run_id,

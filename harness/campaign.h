@@ -18,6 +18,7 @@ struct tb_campaign {
 	struct tb_server_pool *servers;
 	int64_t run_id;
 	uint64_t seed, cap;
+	int shard, shards;    /* run only shard K of N (tb_cases_shard) */
 	const int *selected;  /* function indices, in run order */
 	int nselected;
 	int progress;

@@ -41,11 +41,8 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* FNV-1a: ties each function's sample to its name, not its position. */
-static uint64_t name_hash(const char *s)
+uint64_t tb_fnv1a(uint64_t h, const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
 	return h;
@@ -87,7 +84,8 @@ long tb_cases_draw(uint64_t total, uint64_t cap, uint64_t seed,
 		   const char *function, uint64_t *out)
 {
 	struct index_set set;
-	uint64_t state = seed ^ name_hash(function);
+	/* tied to the function's name, not its position */
+	uint64_t state = seed ^ tb_fnv1a(TB_FNV_OFFSET, function);
 	uint64_t size = 2, j, n = 0;
 
 	if (total <= cap) {
@@ -110,4 +108,14 @@ long tb_cases_draw(uint64_t total, uint64_t cap, uint64_t seed,
 	free(set.slots);
 	qsort(out, n, sizeof(*out), ascending);
 	return (long)n;
+}
+
+size_t tb_cases_shard(uint64_t *cases, size_t n, uint64_t first, int shard, int shards)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if ((first + i) % (uint64_t)shards == (uint64_t)(shard - 1))
+			cases[kept++] = cases[i];
+	return kept;
 }

@@ -24,4 +24,16 @@ void tb_case_decode(uint64_t index, const int *counts, int n, int *values);
 long tb_cases_draw(uint64_t total, uint64_t cap, uint64_t seed,
 		   const char *function, uint64_t *out);
 
+/* Keeps, in place, the cases of shard (1..shards): those whose position in
+ * the whole campaign (first + their position in cases[]) is shard - 1
+ * modulo shards.  Dealt round-robin over every selected function in run
+ * order, the shards differ by at most one case in size, and in every
+ * function too.  Returns how many are kept. */
+size_t tb_cases_shard(uint64_t *cases, size_t n, uint64_t first, int shard, int shards);
+
+/* FNV-1a of s continued from h (start with TB_FNV_OFFSET): the one string
+ * hash of the harness, the same on every machine. */
+#define TB_FNV_OFFSET 0xcbf29ce484222325ull
+uint64_t tb_fnv1a(uint64_t h, const char *s);
+
 #endif

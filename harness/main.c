@@ -130,13 +130,18 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 	info->cap = o->cap;
 	info->timeout_ms = o->timeout_ms;
 	info->jobs = o->jobs;
+	snprintf(info->dictionary, sizeof(info->dictionary), "%s", TB_DICTIONARY);
+	tb_target_dictionary_digest(t, info->dictionary_digest, sizeof(info->dictionary_digest));
+	snprintf(info->spec_digest, sizeof(info->spec_digest), "%s", t->plugin->spec_digest);
+	info->shard = o->shard;
+	info->shards = o->shards;
 	for (i = 0; i < n && used < sizeof(info->functions); i++)
 		used += (size_t)snprintf(info->functions + used, sizeof(info->functions) - used,
 					 "%s%s", i ? "," : "", t->functions[sel[i]].fn->name);
 }
 
 /* Opens the store and starts a run, or finds the run to resume (whose
- * stored seed, cap and selection then win over the command line). */
+ * stored seed, cap, selection and shard then win over the command line). */
 static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_campaign *c,
 		    int *sel)
 {
@@ -172,6 +177,8 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		o->functions = info.functions;
 		o->seed = info.seed;
 		o->cap = info.cap;
+		o->shard = info.shard;
+		o->shards = info.shards;
 	}
 	if (select_functions(t, o->functions, sel, &c->nselected))
 		return -1;
@@ -184,6 +191,8 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 	}
 	c->seed = o->seed;
 	c->cap = o->cap;
+	c->shard = o->shard;
+	c->shards = o->shards;
 	return 0;
 }
 

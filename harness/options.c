@@ -14,7 +14,8 @@
 
 static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
-	"       [--seed S] [--timeout SEC] [--jobs N] [--resume] [--progress|--quiet]\n"
+	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
+	"       [--progress|--quiet]"
 	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n";
 
@@ -49,6 +50,25 @@ static long seconds_to_ms(const char *arg)
 	return s < 0.001 ? 1 : (long)(s * 1000 + 0.5);
 }
 
+/* K/N with 1 <= K <= N */
+static void shard(const char *arg, struct tb_options *o)
+{
+	char *end;
+	long k, n;
+
+	errno = 0;
+	k = strtol(arg, &end, 10);
+	if (*end == '/') {
+		n = strtol(end + 1, &end, 10);
+		if (!errno && !*end && k >= 1 && n >= 1 && k <= n && n <= 100000) {
+			o->shard = (int)k;
+			o->shards = (int)n;
+			return;
+		}
+	}
+	usage_error("--shard wants K/N with 1 <= K <= N, not", arg);
+}
+
 void tb_options_parse(int argc, char **argv, struct tb_options *o)
 {
 	static const struct option longopts[] = {
@@ -60,6 +80,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "shard", required_argument, NULL, 'k' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "scratch", required_argument, NULL, 'S' },
@@ -85,6 +106,8 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		.jobs = (int)(ncpu > 0 ? 2 * ncpu : 2),
 		.scratch_parent = tb_world_scratch_parent(),
 		.memory_mb = 1024,
+		.shard = 1,
+		.shards = 1,
 	};
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -96,6 +119,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 't': o->timeout_ms = seconds_to_ms(optarg); break;
 		case 'j': o->jobs = (int)number(optarg, "--jobs"); break;
 		case 'r': o->resume = 1; break;
+		case 'k': shard(optarg, o); break;
 		case 'P': o->progress = TB_PROGRESS_ON; break;
 		case 'q': o->progress = TB_PROGRESS_OFF; break;
 		case 'S': o->scratch_parent = optarg; break;

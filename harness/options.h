@@ -17,6 +17,7 @@ struct tb_options {
 	long timeout_ms;
 	int jobs;
 	int resume;
+	int shard, shards;      /* --shard K/N; 1/1 = every case */
 	enum tb_progress progress;
 	const char *scratch_parent;
 	long memory_mb;

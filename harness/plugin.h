@@ -24,13 +24,14 @@ struct tb_function {
 	void (*call)(const union tb_arg *args, struct tb_call *out);
 };
 
-#define TB_PLUGIN_ABI 2
+#define TB_PLUGIN_ABI 3
 
 struct tb_plugin {
 	int abi;
 	const char *target;
 	const char *extends;                        /* the base target's name, or NULL */
 	const char *(*version)(void);               /* the library's version */
+	const char *spec_digest;                    /* of the spec's functions (runner/spec.py) */
 	const struct tb_function *functions;        /* { 0 } terminated */
 	const struct tb_datatype *const *datatypes; /* the target's own; may be NULL */
 };

@@ -156,8 +156,10 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
-			       " seed, cap, timeout_ms, jobs, functions, extends, started)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''), strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
+			       " dictionary_digest, spec_digest, shard, shards, started)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,"
+			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
 	sqlite3_bind_text(s, 1, info->target, -1, SQLITE_STATIC);
@@ -170,6 +172,11 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	sqlite3_bind_int(s, 8, info->jobs);
 	sqlite3_bind_text(s, 9, info->functions, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 10, info->extends, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 11, info->dictionary, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 12, info->dictionary_digest, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 13, info->spec_digest, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 14, info->shard);
+	sqlite3_bind_int(s, 15, info->shards);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
@@ -192,7 +199,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT id, seed, cap, timeout_ms, jobs, functions FROM runs"
+			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards FROM runs"
 			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "find run");
@@ -205,6 +212,8 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 		info->timeout_ms = (long)sqlite3_column_int64(s, 3);
 		info->jobs = sqlite3_column_int(s, 4);
 		copy_column(s, 5, info->functions, sizeof(info->functions));
+		info->shard = sqlite3_column_int(s, 6);
+		info->shards = sqlite3_column_int(s, 7);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

@@ -25,6 +25,10 @@ struct tb_run_info {
 	long timeout_ms;
 	int jobs;
 	char functions[8192];  /* comma-separated */
+	char dictionary[32];
+	char dictionary_digest[32];
+	char spec_digest[80];
+	int shard, shards;     /* shard K of N; 1 of 1 is the whole campaign */
 };
 
 /* Opens (creating if new) the store at path.  On error returns NULL and

@@ -95,3 +95,19 @@ int tb_target_function(const struct tb_target *t, const char *name)
 			return i;
 	return -1;
 }
+
+void tb_target_dictionary_digest(const struct tb_target *t, char *out, size_t len)
+{
+	uint64_t h = TB_FNV_OFFSET;
+	int i, v;
+
+	/* every value list any function draws from, in the order first used */
+	for (i = 0; i < ntypes; i++) {
+		h = tb_fnv1a(h, type_lists[i].type->name);
+		for (v = 0; v < type_lists[i].count; v++)
+			h = tb_fnv1a(tb_fnv1a(h, " "), type_lists[i].values[v]->name);
+		h = tb_fnv1a(h, "\n");
+	}
+	(void)t;
+	snprintf(out, len, "%016llx", (unsigned long long)h);
+}

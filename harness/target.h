@@ -33,4 +33,12 @@ int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errl
 /* Index of the function called name, or -1. */
 int tb_target_function(const struct tb_target *t, const char *name);
 
+/* A digest of every value name of the datatypes t's functions use: two
+ * runs whose digests match decode every case index to the same values. */
+void tb_target_dictionary_digest(const struct tb_target *t, char *out, size_t len);
+
+/* The dictionary the harness builds its values from.  Only ours, so far;
+ * stored with every run so a Ballista-weighted one can join it. */
+#define TB_DICTIONARY "ours"
+
 #endif

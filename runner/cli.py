@@ -26,7 +26,7 @@ def cmd_run(args):
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
-        memory_mb=args.memory_mb)
+        memory_mb=args.memory_mb, shard=args.shard)
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
     elif rc in (Exit.INTERRUPTED, Exit.HARNESS):
@@ -144,6 +144,14 @@ def _bounded(kind, low, high=None, low_open=False):
     return convert
 
 
+def _shard(text):
+    """An argparse type: K/N with 1 <= K <= N, kept as the text."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"wants K/N with 1 <= K <= N, not '{text}'")
+    return f"{int(k)}/{int(n)}"
+
+
 def _parser():
     p = _Parser(prog="trebuchet", description="API robustness testing for C libraries.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -157,6 +165,9 @@ def _parser():
                      help="seconds of CPU or of sleep before a call is a RESTART (default 2)")
     run.add_argument("--jobs", type=_bounded(int, 1, 256), help="cases in flight (default twice the cores)")
     run.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
+    run.add_argument("--shard", type=_shard, metavar="K/N",
+                     help="run only shard K of N: a deterministic, balanced 1/N of the cases"
+                     " (`trebuchet merge` joins the shards' stores into one run)")
     run.add_argument("--resume", action="store_true",
                      help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")

@@ -16,14 +16,14 @@ def _exec_path():
 
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
-                 resume=False, progress=None, scratch=None, memory_mb=None):
+                 resume=False, progress=None, scratch=None, memory_mb=None, shard=None):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
-               "--memory-mb": memory_mb}
+               "--memory-mb": memory_mb, "--shard": shard}
     for flag, value in options.items():
         if value is not None:
             argv += [flag, str(value)]

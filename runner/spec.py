@@ -8,6 +8,7 @@ spec's functions, datatypes and sources, and states what differs, such as
 the target name and the libraries linked.  One list of functions then serves
 two libraries."""
 import dataclasses
+import hashlib
 import json
 import re
 import subprocess
@@ -80,6 +81,19 @@ class Spec:
 
     def function(self, name):
         return next((f for f in self.functions if f.name == name), None)
+
+    @property
+    def digest(self):
+        """What makes a case mean the same call in two runs: each function's
+        name, the call it makes, its C types, datatypes and error convention.
+        Comments, layout, libraries and `equivalent:` do not count, so a
+        new build of the same library under the same spec keeps its digest
+        and its runs stay comparable (the gate)."""
+        calls = [[f.name, f.call, f.returns, [[p.name, p.ctype, p.datatype] for p in f.params],
+                  f.error_when, f.error_value, f.error_param, list(f.extra_args)]
+                 for f in self.functions]
+        text = json.dumps(calls, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=None)

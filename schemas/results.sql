@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -20,7 +20,14 @@ CREATE TABLE IF NOT EXISTS runs (
     jobs            INTEGER NOT NULL,
     functions       TEXT    NOT NULL,   -- comma-separated selection, in run order
     started         TEXT    NOT NULL,   -- UTC, ISO 8601
-    finished        TEXT                -- NULL until every case is stored
+    finished        TEXT,               -- NULL until every case is stored
+    -- what decides which cases a run holds and what they mean: two runs
+    -- compare case by case only when these are equal (`trebuchet gate`)
+    dictionary      TEXT    NOT NULL,   -- the value dictionary, e.g. "ours"
+    dictionary_digest TEXT  NOT NULL,   -- of every value name of the target's datatypes
+    spec_digest     TEXT    NOT NULL,   -- of the spec's functions: names, C types, datatypes, error conventions
+    shard           INTEGER NOT NULL DEFAULT 1,  -- this run holds shard K of N ...
+    shards          INTEGER NOT NULL DEFAULT 1   -- ... of the campaign's cases; 1 of 1: all of them
 );
 
 -- One function of one run: its signature and its case counts.

@@ -25,8 +25,9 @@ def make_store(path, *runs, target="demo"):
         for number, rows in enumerate(runs, 1):
             run = conn.execute(
                 "INSERT INTO runs (target, target_version, host, harness_version, seed, cap,"
-                " timeout_ms, jobs, functions, started, finished) VALUES"
-                " (?, 'v', 'h', 'v', ?, ?, 1000, 1, '', '2026-01-01', '2026-01-01')",
+                " timeout_ms, jobs, functions, started, finished, dictionary, dictionary_digest,"
+                " spec_digest) VALUES (?, 'v', 'h', 'v', ?, ?, 1000, 1, '', '2026-01-01',"
+                " '2026-01-01', 'ours', 'd', 's')",
                 (target, number, number)).lastrowid
             for function in sorted({r[0] for r in rows}):
                 conn.execute("INSERT INTO functions (run_id, name, signature, datatypes,"

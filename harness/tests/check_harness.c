@@ -291,7 +291,8 @@ START_TEST(store_lists_done_cases_and_unfinished_runs)
 {
 	char path[] = "/tmp/check-store-XXXXXX";
 	char err[512];
-	struct tb_run_info info = { .target = "t", .seed = 9, .cap = 10, .functions = "f" };
+	struct tb_run_info info = { .target = "t", .seed = 9, .cap = 10, .functions = "f",
+				    .dictionary = "ours", .shard = 2, .shards = 3 };
 	struct tb_result r = { .outcome = TB_PASS, .signal = -1, .exit_status = -1,
 			       .setup_param = -1 };
 	struct tb_run_info found;
@@ -318,6 +319,7 @@ START_TEST(store_lists_done_cases_and_unfinished_runs)
 	ck_assert_int_eq(tb_store_find_unfinished(st, "t", &again, &found), 1);
 	ck_assert_int_eq(again, run);
 	ck_assert_uint_eq(found.seed, 9);
+	ck_assert(found.shard == 2 && found.shards == 3);
 	ck_assert_int_eq(tb_store_finish_run(st, run), 0);
 	ck_assert_int_eq(tb_store_find_unfinished(st, "t", &again, &found), 0);
 	/* a case stored twice is an error, never a silent double */
