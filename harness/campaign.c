@@ -144,7 +144,7 @@ static int send_requests(struct tb_campaign *c, struct function_plan *plans, int
 			continue;
 		}
 		batch[n].fn = (uint32_t)c->selected[*next];
-		batch[n].unused = 0;
+		batch[n].tag = 0;
 		batch[n].case_index = p->cases[p->sent++];
 		n++;
 	}

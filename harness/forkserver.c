@@ -177,8 +177,8 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	tb_classify(&obs, res);
 	res->fn = slot->req.fn;
 	res->case_index = slot->req.case_index;
+	res->tag = slot->req.tag;
 	res->duration_us = now - slot->start_us;
-	res->unused = 0;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));

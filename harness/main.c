@@ -196,24 +196,37 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 	return 0;
 }
 
-/* --case: one case of one function, printed, nothing stored. */
-static int single_case(const struct tb_options *o, const struct tb_target *t,
-		       struct tb_server_pool *pool)
+/* --case (one case of one function) or --cases FILE: run, printed, nothing
+ * stored. */
+static int single_cases(const struct tb_options *o, const struct tb_target *t,
+			struct tb_server_pool *pool)
 {
-	int fn = o->functions ? tb_target_function(t, o->functions) : -1;
+	struct tb_repro_case one, *cases = &one;
+	size_t n = 1;
+	int rc;
 
-	if (fn < 0) {
-		fprintf(stderr, "trebuchet-exec: --case wants --functions naming one function "
-			"of %s\n", t->plugin->target);
-		return TB_EXIT_INPUT;
+	if (o->cases_file) {
+		if (tb_repro_read_cases(o->cases_file, t, &cases, &n))
+			return TB_EXIT_INPUT;
+	} else {
+		one.fn = o->functions ? tb_target_function(t, o->functions) : -1;
+		one.index = o->case_index;
+		if (one.fn < 0) {
+			fprintf(stderr, "trebuchet-exec: --case wants --functions naming one "
+				"function of %s\n", t->plugin->target);
+			return TB_EXIT_INPUT;
+		}
+		if (one.index >= t->functions[one.fn].total) {
+			fprintf(stderr, "trebuchet-exec: %s has %llu cases, no case %llu\n",
+				o->functions, (unsigned long long)t->functions[one.fn].total,
+				(unsigned long long)one.index);
+			return TB_EXIT_INPUT;
+		}
 	}
-	if (o->case_index >= t->functions[fn].total) {
-		fprintf(stderr, "trebuchet-exec: %s has %llu cases, no case %llu\n",
-			o->functions, (unsigned long long)t->functions[fn].total,
-			(unsigned long long)o->case_index);
-		return TB_EXIT_INPUT;
-	}
-	return tb_repro(t, pool, fn, o->case_index, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
+	rc = tb_repro(t, pool, cases, n, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
+	if (cases != &one)
+		free(cases);
+	return rc;
 }
 
 static int list(const struct tb_options *o, const struct tb_target *t)
@@ -276,7 +289,7 @@ int main(int argc, char **argv)
 	catch_signals();
 
 	if (o.single) {
-		rc = single_case(&o, &target, &servers);
+		rc = single_cases(&o, &target, &servers);
 		tb_pool_stop(&servers);
 		tb_remove_tree(AT_FDCWD, scratch);
 		return rc;

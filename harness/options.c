@@ -17,7 +17,8 @@ static const char usage[] =
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
 	"       [--progress|--quiet]"
 	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
-	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n";
+	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
+	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
 
 /* One line, as every input error: the usage is for --help. */
 static void usage_error(const char *what, const char *arg)
@@ -86,6 +87,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "scratch", required_argument, NULL, 'S' },
 		{ "memory-mb", required_argument, NULL, 'm' },
 		{ "case", required_argument, NULL, 'C' },
+		{ "cases", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-datatypes", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -125,6 +127,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'S': o->scratch_parent = optarg; break;
 		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
 		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
+		case 'F': o->single = 1; o->cases_file = optarg; break;
 		case 'l': o->list = 1; break;
 		case 'L': o->list_datatypes = 1; break;
 		case 'h': fputs(usage, stdout); exit(0);

@@ -23,8 +23,10 @@ struct tb_options {
 	long memory_mb;
 	int list;               /* print the target's functions and datatypes as JSON */
 	int list_datatypes;     /* print the base datatypes as JSON */
-	int single;             /* run only case_index of the one function; no store */
+	int single;             /* run only case_index of the one function, or the
+				 * cases listed in cases_file; no store */
 	uint64_t case_index;
+	const char *cases_file; /* lines "FUNCTION INDEX" */
 };
 
 /* Parses argv; on a usage error prints one line and exits with 2. */

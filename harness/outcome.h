@@ -21,7 +21,7 @@ extern const char *const tb_outcome_names[];
 
 struct tb_request {
 	uint32_t fn;
-	uint32_t unused;
+	uint32_t tag;            /* the caller's, handed back in the result */
 	uint64_t case_index;
 };
 
@@ -37,7 +37,7 @@ struct tb_result {
 	int32_t setup_param;     /* -1: none */
 	int32_t cleanup_failed;
 	int32_t channel_damaged;
-	int32_t unused;
+	uint32_t tag;            /* the request's */
 	int64_t duration_us;
 };
 

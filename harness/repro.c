@@ -1,32 +1,108 @@
 /*
- * A single case (repro.h).
+ * Cases run on their own (repro.h).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "repro.h"
 
-int tb_repro(const struct tb_target *t, struct tb_server_pool *pool, int fn, uint64_t index,
-	     FILE *out)
-{
-	const struct tb_planned_function *pf = &t->functions[fn];
-	struct tb_request req = { .fn = (uint32_t)fn, .case_index = index };
-	struct tb_result r;
-	int values[TB_MAX_PARAMS], i, n;
+/* requests outstanding at once: below every pipe's capacity, as in the
+ * campaign (campaign.c) */
+#define WINDOW 256
 
-	if (tb_pool_send(pool, &req, 1))
-		return -1;
-	while ((n = tb_pool_receive(pool, &r, 1, -1)) == 0)
-		;
-	if (n < 0)
-		return -1;
-	tb_case_decode(index, pf->counts, pf->nparams, values);
+static void print_result(const struct tb_target *t, const struct tb_result *r, FILE *out)
+{
+	const struct tb_planned_function *pf = &t->functions[r->fn];
+	int values[TB_MAX_PARAMS], i;
+
+	tb_case_decode(r->case_index, pf->counts, pf->nparams, values);
 	fprintf(out, "{\"function\": \"%s\", \"case\": %llu, \"values\": [", pf->fn->name,
-		(unsigned long long)index);
+		(unsigned long long)r->case_index);
 	for (i = 0; i < pf->nparams; i++)
 		fprintf(out, "%s\"%s:%s\"", i ? ", " : "", pf->fn->params[i],
 			pf->lists[i]->values[values[i]]->name);
 	fprintf(out, "], \"outcome\": \"%s\", \"signal\": %d, \"exit_status\": %d, "
 		"\"ret\": %lld, \"errno\": %d, \"error_reported\": %d, \"setup_param\": %d, "
 		"\"cleanup_failed\": %d, \"duration_us\": %lld}\n",
-		tb_outcome_names[r.outcome], r.signal, r.exit_status, (long long)r.ret, r.err,
-		r.error_reported, r.setup_param, r.cleanup_failed, (long long)r.duration_us);
+		tb_outcome_names[r->outcome], r->signal, r->exit_status, (long long)r->ret, r->err,
+		r->error_reported, r->setup_param, r->cleanup_failed, (long long)r->duration_us);
+}
+
+int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
+	     const struct tb_repro_case *cases, size_t n, FILE *out)
+{
+	/* results arrive in any order; kept by position to print in order */
+	struct tb_result *results = calloc(n ? n : 1, sizeof(*results));
+	struct tb_result got[64];
+	size_t sent = 0, received = 0;
+	int k, rc = -1;
+
+	if (!results)
+		return -1;
+	while (received < n) {
+		while (sent < n && tb_pool_outstanding(pool) < WINDOW) {
+			/* the tag carries the case's position */
+			struct tb_request req = { .fn = (uint32_t)cases[sent].fn,
+						  .tag = (uint32_t)sent,
+						  .case_index = cases[sent].index };
+
+			if (tb_pool_send(pool, &req, 1))
+				goto out;
+			sent++;
+		}
+		k = tb_pool_receive(pool, got, 64, -1);
+		if (k < 0)
+			goto out;
+		for (int i = 0; i < k; i++)
+			results[got[i].tag] = got[i];
+		received += (size_t)k;
+	}
+	for (received = 0; received < n; received++)
+		print_result(t, &results[received], out);
+	rc = 0;
+out:
+	free(results);
+	return rc;
+}
+
+int tb_repro_read_cases(const char *path, const struct tb_target *t,
+			struct tb_repro_case **cases, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], name[256];
+	size_t cap = 64, lineno = 0;
+	unsigned long long index;
+	int fn;
+
+	*n = 0;
+	*cases = malloc(cap * sizeof(**cases));
+	if (!f || !*cases) {
+		fprintf(stderr, "trebuchet-exec: %s: cannot read the cases\n", path);
+		goto fail;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (sscanf(line, "%255s %llu", name, &index) != 2 ||
+		    (fn = tb_target_function(t, name)) < 0 || index >= t->functions[fn].total) {
+			fprintf(stderr, "trebuchet-exec: %s:%zu: not a case of %s: %s", path,
+				lineno, t->plugin->target, line);
+			goto fail;
+		}
+		if (*n == cap) {
+			struct tb_repro_case *more = realloc(*cases, (cap *= 2) * sizeof(**cases));
+
+			if (!more)
+				goto fail;
+			*cases = more;
+		}
+		(*cases)[(*n)++] = (struct tb_repro_case){ .fn = fn, .index = index };
+	}
+	fclose(f);
 	return 0;
+fail:
+	if (f)
+		fclose(f);
+	free(*cases);
+	*cases = NULL;
+	return -1;
 }
