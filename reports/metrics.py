@@ -90,6 +90,11 @@ class RunInfo:
     jobs: int
     started: str
     finished: Optional[str]
+    dictionary: str
+    dictionary_digest: str
+    spec_digest: str
+    shard: int
+    shards: int
 
     @classmethod
     def read(cls, conn, run):

@@ -114,6 +114,34 @@ def cmd_compare(args):
     return Exit.REGRESSED if result.regressed else Exit.OK
 
 
+def cmd_baseline(args):
+    from trebuchet.reports import baseline
+
+    spec = specs.load(specs.find_spec(args.target))
+    text = baseline.dumps(baseline.from_store(args.db, spec.target, args.target))
+    with open(args.out, "w") as out:
+        out.write(text)
+    print(f"baseline of {spec.target} written to {args.out}")
+    return Exit.OK
+
+
+def cmd_gate(args):
+    from importlib.metadata import version
+
+    from trebuchet.reports import junit, sarif
+
+    from . import gate
+
+    result = gate.gate(args.db, args.baseline, args.confirm, args.target)
+    if args.junit:
+        junit.write(result, args.junit)
+    if args.sarif:
+        spec_path = specs.find_spec(result.spec)
+        sarif.write(result, spec_path, version("trebuchet"), args.sarif)
+    print(gate.as_text(result))
+    return Exit.REGRESSED if result.failed else Exit.OK
+
+
 def _split(text):
     return [s for s in text.split(",") if s] if text else None
 
@@ -218,6 +246,33 @@ def _parser():
                      " first few of each kind, and how many were left out)")
     cmp.add_argument("--json", action="store_true", help="print everything as JSON, every case")
     cmp.set_defaults(func=cmd_compare)
+
+    bl = sub.add_parser("baseline", help="write a target's newest finished run as a reviewable"
+                        " baseline for `trebuchet gate`")
+    bl.add_argument("--db", default="trebuchet.db")
+    bl.add_argument("--target", required=True, help="a target name, or the path of a spec file")
+    bl.add_argument("--out", required=True, help="the baseline file to write")
+    bl.set_defaults(func=cmd_baseline)
+
+    gt = sub.add_parser(
+        "gate", help="fail (exit 1) when the newest run has confirmed new failures against a"
+        " baseline",
+        description="Compares the newest finished run of the baseline's target with the"
+        " baseline, case by case. A case failing now (ABORT or RESTART) that passed in the"
+        " baseline is a new failure; each is run again --confirm times on its own, and only"
+        " one that fails every time counts (the others are reported as flaky). Exit 1 when a"
+        " new failure is confirmed, 0 when none is, 2 when the run's seed, cap, dictionary"
+        " or spec differ from the baseline's.")
+    gt.add_argument("--db", default="trebuchet.db")
+    gt.add_argument("--baseline", required=True, help="the file `trebuchet baseline` wrote")
+    gt.add_argument("--junit", metavar="FILE", help="write the verdict as JUnit XML")
+    gt.add_argument("--sarif", metavar="FILE", help="write confirmed new failures as SARIF 2.1.0")
+    gt.add_argument("--confirm", type=_bounded(int, 0, 100), default=3, metavar="N",
+                    help="runs of each new failure that must all fail (default 3; 0 trusts"
+                    " the stored outcome)")
+    gt.add_argument("--target", help="the spec to rerun cases with (default: as the baseline"
+                    " names it)")
+    gt.set_defaults(func=cmd_gate)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     ex.add_argument("--db", default="trebuchet.db")

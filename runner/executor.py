@@ -50,13 +50,28 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     return rc
 
 
-def query(args, path=None):
-    """Runs trebuchet-exec with args for the JSON it prints; its one-line
-    error becomes a TrebuchetError naming path."""
+def _output(args, path=None):
+    """What trebuchet-exec run with args prints; its one-line error becomes a
+    TrebuchetError naming path."""
     out = subprocess.run([_exec_path(), *map(str, args)], capture_output=True, text=True)
     if out.returncode:
         raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "), path)
-    return json.loads(out.stdout)
+    return out.stdout
+
+
+def query(args, path=None):
+    """The one JSON value trebuchet-exec run with args prints."""
+    return json.loads(_output(args, path))
+
+
+def run_cases(plugin, cases_file, timeout=None):
+    """Runs the cases listed in cases_file ("FUNCTION INDEX" lines), each on
+    its own; returns their results (dicts, as `repro --json` prints them) in
+    the order listed."""
+    args = ["--plugin", plugin, "--cases", cases_file]
+    if timeout is not None:
+        args += ["--timeout", timeout]
+    return [json.loads(line) for line in _output(args).splitlines()]
 
 
 def list_functions(plugin):

@@ -120,6 +120,24 @@ int st_kill_parent(int code)
 	return kill(getppid(), SIGKILL);
 }
 
+/* The toggle lives in the directory the run's scratch directory was made
+ * in (the caller's TMPDIR): the test process works in scratch/sN. */
+#define FLAKY_TOGGLE "../../st_flaky.toggle"
+
+int st_flaky(void)
+{
+	int fd = open(FLAKY_TOGGLE, O_RDWR);
+	char state = '0';
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, &state, 1) == 1 && pwrite(fd, state == '1' ? "0" : "1", 1, 0) == 1 &&
+	    state == '1')
+		raise(SIGSEGV);
+	close(fd);
+	return 0;
+}
+
 int st_take_value(int value)
 {
 	return value;

@@ -22,6 +22,11 @@ int st_close_fds(int code);
 long st_allocate(int code);
 int st_kill_parent(int code);
 int st_take_value(int value);
+/* Passes, unless a file st_flaky.toggle (mode 0666) is in the directory the
+ * run's scratch directory was made in: then it flips the file's first byte
+ * between '0' and '1' and dies of SIGSEGV when it read '1', so it fails on
+ * alternate runs.  The gate's test of a flaky new failure. */
+int st_flaky(void);
 /* What the test process sees, by code: 0 a stack address, 1 a heap
  * address, -1 a hash of the environment, INT_MAX the umask, INT_MIN the
  * ignored signals, 255 whether /dev/tty opens, else the descriptor limit. */

@@ -1,0 +1,136 @@
+"""A robustness baseline: the reviewable file of one run of a target that
+`trebuchet gate` compares later runs with.
+
+It holds what decides which cases a run draws and what they mean (seed,
+cap, dictionary and the digest of its values, the spec's digest), what it
+ran against (library and harness versions, timeout), per function its cases
+and rates, and every case that did not pass: failing ones (ABORT, RESTART)
+and SETUP ones (which never reached the function, so had not passed either).
+A case of the run that the baseline does not list passed.
+
+The file is JSON laid out for review: sorted keys, one function and one case
+per line, and nothing that changes when the same run is made again (no
+store path, run number, host or date).  So a pull request's diff of it reads
+as "these cases now fail, these now pass".  The numbers come from metrics."""
+import json
+from dataclasses import dataclass
+
+from trebuchet.runner.errors import TrebuchetError
+from trebuchet.runner.names import signal_name
+
+from . import metrics, store
+
+FORMAT = "trebuchet baseline 1"
+# The run parameters that must match for two runs to be compared case by case.
+COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "spec_digest")
+
+
+def case_line(function, index, values, outcome, signal, exit_status):
+    """One listed case as the file holds it."""
+    line = dict(function=function, case=index, values=values.split(" ") if values else [],
+                outcome=outcome)
+    if outcome == "ABORT":
+        if signal is not None:
+            line["signal"] = signal_name(signal)
+        else:
+            line["exit_status"] = exit_status
+    return line
+
+
+def newest_full_run(conn, target, db):
+    """The newest finished run of target that holds the whole campaign."""
+    row = conn.execute("SELECT id, shard, shards FROM runs WHERE target = ? AND finished"
+                       " IS NOT NULL ORDER BY id DESC LIMIT 1", (target,)).fetchone()
+    if row is None:
+        raise TrebuchetError(f"no finished run of {target}", db)
+    if row["shards"] > 1:
+        raise TrebuchetError(f"run {row['id']} of {target} holds shard {row['shard']} of "
+                             f"{row['shards']} only: `trebuchet merge` joins the shards first",
+                             db)
+    return row["id"]
+
+
+def run_parameters(info):
+    return dict(seed=info.seed, cap=info.cap, timeout_ms=info.timeout_ms,
+                dictionary=info.dictionary, dictionary_digest=info.dictionary_digest,
+                spec_digest=info.spec_digest, library=info.target_version,
+                harness=info.harness_version)
+
+
+def from_store(db, target, spec_name):
+    """The baseline of the newest finished run of target in db, as a dict."""
+    conn = store.connect(db)
+    run = newest_full_run(conn, target, db)
+    summary = metrics.summarize(conn, target, run, db)
+    functions = {f.name: dict(cases=f.cases, setup=f.setups, abort=f.aborts,
+                              restart=f.restarts, abort_rate=round(f.abort_rate, 2),
+                              restart_rate=round(f.restart_rate, 2),
+                              failure_rate=round(f.failure_rate, 2))
+                 for f in summary.functions}
+    rows = conn.execute("SELECT function, case_index, value_names, outcome, signal, exit_status"
+                        " FROM results WHERE run_id = ? AND outcome != 'PASS'"
+                        " ORDER BY function, case_index", (run,))
+    listed = [case_line(*r) for r in rows]
+    return dict(format=FORMAT, target=target, spec=spec_name,
+                run=run_parameters(summary.info), functions=functions,
+                failing=[c for c in listed if c["outcome"] in metrics.FAILING],
+                setup=[c for c in listed if c["outcome"] == "SETUP"])
+
+
+def dumps(baseline):
+    """The file's text: JSON, one function and one case per line."""
+    one = json.dumps  # keys in the order made, which is fixed
+
+    def block(items):
+        return "[]" if not items else "[\n" + ",\n".join(f"  {one(i)}" for i in items) + "\n ]"
+
+    functions = ",\n".join(f"  {one(name)}: {one(counts)}"
+                           for name, counts in sorted(baseline["functions"].items()))
+    return "".join([
+        "{\n",
+        f' "format": {one(baseline["format"])},\n',
+        f' "target": {one(baseline["target"])},\n',
+        f' "spec": {one(baseline["spec"])},\n',
+        f' "run": {one(baseline["run"])},\n',
+        f' "functions": {{\n{functions}\n }},\n',
+        f' "failing": {block(baseline["failing"])},\n',
+        f' "setup": {block(baseline["setup"])}\n',
+        "}\n"])
+
+
+@dataclass
+class Baseline:
+    path: str
+    target: str
+    spec: str
+    run: dict
+    functions: dict   # name -> counts and rates
+    failing: dict     # (function, case) -> case line
+    setup: set        # (function, case)
+
+
+def read(path):
+    """Reads and checks a baseline file; a bad one is a one-line error
+    naming the file (and the line, where JSON can tell)."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise TrebuchetError(e.strerror or str(e), path) from None
+    except json.JSONDecodeError as e:
+        raise TrebuchetError(f"not a baseline: {e.msg}", path, e.lineno) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TrebuchetError(f"not a baseline of this trebuchet (its first key is "
+                             f"\"format\": \"{FORMAT}\")", path)
+    try:
+        keyed = lambda lines: {(c["function"], int(c["case"])): c for c in lines}
+        missing = [k for k in ("target", "spec") if not isinstance(data.get(k), str)]
+        missing += [k for k in COMPARABLE if k not in data["run"]]
+        if missing:
+            raise KeyError(missing[0])
+        return Baseline(str(path), data["target"], data["spec"], data["run"],
+                        dict(data["functions"]), keyed(data["failing"]),
+                        set(keyed(data["setup"])))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise TrebuchetError(f"not a complete baseline (missing or malformed: {e})",
+                             path) from None

@@ -1,0 +1,62 @@
+"""The gate's verdict as JUnit XML, the test report every CI server reads
+(checked against Jenkins' junit-10.xsd in the tests).
+
+One testsuite per target, one testcase per function.  A function with
+confirmed new failures gets one failure element listing each with its repro
+command; each flaky new failure is a flakyFailure (Surefire's element for a
+test that failed and then passed on a rerun); a function only one side ran
+is skipped."""
+import socket
+import time
+import xml.etree.ElementTree as ET
+
+
+def _text_of(result, failures):
+    return "\n".join(f"{n.call()} case {n.case}: {n.described}\n  {result.repro_command(n)}"
+                     for n in failures) + "\n"
+
+
+def _testcase(suite, result, function, confirmed, flaky):
+    case = ET.SubElement(suite, "testcase", classname=result.target, name=function, time="0")
+    if confirmed:
+        kinds = sorted({n.outcome for n in confirmed})
+        failure = ET.SubElement(case, "failure", type=" ".join(kinds),
+                                message=f"{len(confirmed)} new failing cases (passed in the "
+                                        f"baseline, fail now and on every rerun)")
+        failure.text = _text_of(result, confirmed)
+    for n in flaky:
+        rerun = ET.SubElement(case, "flakyFailure", type=n.outcome,
+                              message=f"{n.call()} case {n.case}: {n.described}, then "
+                                      f"{', '.join(n.reruns)}")
+        ET.SubElement(rerun, "system-out").text = result.repro_command(n)
+    return case
+
+
+def write(result, path):
+    confirmed, flaky = {}, {}
+    for n in result.new:
+        (confirmed if n.confirmed else flaky).setdefault(n.function, []).append(n)
+    functions = sorted(set(result.compared) | set(result.not_compared))
+    failing = sum(1 for f in result.compared if f in confirmed)
+    root = ET.Element("testsuites", name="trebuchet gate", tests=str(len(functions)),
+                      failures=str(failing), errors="0", time=f"{result.seconds:.3f}")
+    suite = ET.SubElement(root, "testsuite", name=result.target, tests=str(len(functions)),
+                          failures=str(failing), errors="0",
+                          skipped=str(len(result.not_compared)),
+                          time=f"{result.seconds:.3f}",
+                          timestamp=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()),
+                          hostname=socket.gethostname())
+    properties = ET.SubElement(suite, "properties")
+    for name, value in [("baseline", result.baseline.path), ("store", result.db),
+                        ("run", result.info.id), ("library", result.info.target_version),
+                        ("baseline library", result.baseline.run["library"]),
+                        ("seed", result.info.seed), ("cap", result.info.cap),
+                        ("confirm", result.confirm)]:
+        ET.SubElement(properties, "property", name=name, value=str(value))
+    for function in functions:
+        case = _testcase(suite, result, function, confirmed.get(function, []),
+                         flaky.get(function, []))
+        if function in result.not_compared:
+            ET.SubElement(case, "skipped", message="run by only one of the baseline and the run")
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)

@@ -1,0 +1,89 @@
+"""The gate's confirmed new failures as SARIF 2.1.0, for code scanning
+(checked against OASIS's SARIF 2.1.0 JSON schema in the tests).
+
+One result per confirmed new failure, under a rule per outcome (ABORT,
+RESTART).  Its logical location is the function; its physical location the
+function's entry in the spec, the one file of a library's repository that
+names it, since code scanning places an alert on a file and line.  The
+message carries the call, what happened and the command that reproduces
+it; a fingerprint of (target, function, case) lets code scanning tell a new
+alert from one it has seen."""
+import json
+import re
+from pathlib import Path
+
+RULES = [
+    dict(id="ABORT", name="CallAborts",
+         shortDescription=dict(text="A call with these values ends its process"),
+         fullDescription=dict(text="The function, given exceptional but type-correct values, "
+                              "killed its process (a signal, or exit() from inside the call) "
+                              "where it passed before.")),
+    dict(id="RESTART", name="CallHangs",
+         shortDescription=dict(text="A call with these values does not return"),
+         fullDescription=dict(text="The function, given exceptional but type-correct values, "
+                              "had not returned when the watchdog fired, where it returned "
+                              "before.")),
+]
+for _rule in RULES:
+    _rule["defaultConfiguration"] = dict(level="error")
+RULE_INDEX = {rule["id"]: i for i, rule in enumerate(RULES)}
+
+
+def _spec_location(spec_path, function):
+    """(uri, line) of the function's `name:` in the spec or a spec it extends."""
+    spec_path = Path(spec_path)
+    pattern = re.compile(rf"\bname:\s*['\"]?{re.escape(function)}['\"]?\s*[,}}\n]")
+    for path in [spec_path] + sorted(spec_path.parent.parent.glob("*/*.yaml")):
+        text = path.read_text() if path.is_file() else ""
+        match = pattern.search(text)
+        if match:
+            return path, text.count("\n", 0, match.start()) + 1
+    return spec_path, 1
+
+
+def _uri(path):
+    """Relative to the working directory (a repository's root in CI) when
+    the file lies under it, else absolute."""
+    path = Path(path).resolve()
+    here = Path.cwd().resolve()
+    return str(path.relative_to(here)) if path.is_relative_to(here) else path.as_uri()
+
+
+def _result(result, spec_path, n):
+    path, line = _spec_location(spec_path, n.function)
+    text = (f"{n.call()} (case {n.case}) now ends {n.described}; it passed in the baseline "
+            f"and failed {n.failures_on_rerun} of {len(n.reruns)} reruns. "
+            f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
+    return dict(
+        ruleId=n.outcome, ruleIndex=RULE_INDEX[n.outcome], level="error",
+        message=dict(text=text),
+        locations=[dict(
+            physicalLocation=dict(artifactLocation=dict(uri=_uri(path)),
+                                  region=dict(startLine=line)),
+            logicalLocations=[dict(name=n.function, kind="function",
+                                   fullyQualifiedName=f"{result.target}::{n.function}")])],
+        partialFingerprints={"trebuchetCase/v1": f"{result.target}/{n.function}/{n.case}"},
+        properties=dict(case=n.case, values=n.values, outcome=n.described, reruns=n.reruns))
+
+
+def document(result, spec_path, version):
+    """The SARIF log as a dict."""
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [dict(
+            tool=dict(driver=dict(name="trebuchet", version=version, rules=RULES)),
+            automationDetails=dict(id=f"trebuchet/{result.target}/"),
+            invocations=[dict(executionSuccessful=True,
+                              workingDirectory=dict(uri=Path.cwd().as_uri() + "/"))],
+            properties=dict(baseline=result.baseline.path, store=result.db, run=result.info.id,
+                            library=result.info.target_version,
+                            flaky=len(result.flaky), fixed=len(result.fixed)),
+            results=[_result(result, spec_path, n) for n in result.confirmed])],
+    }
+
+
+def write(result, spec_path, version, path):
+    with open(path, "w") as out:
+        json.dump(document(result, spec_path, version), out, indent=1)
+        out.write("\n")

@@ -1,0 +1,219 @@
+"""`trebuchet gate`: fails a build whose robustness regressed.
+
+The newest finished run of the baseline's target is compared with the
+baseline case by case.  The two runs drew the same cases, with the same
+values, when their seed, cap, dictionary (and the digest of its values) and
+spec digest match; otherwise the comparison means nothing and the gate
+stops with exit code 2 naming what differs.  Functions only one side ran
+are named and not compared.
+
+A case is a new failure when it fails now (ABORT or RESTART) and passed in
+the baseline (it is not listed there: SETUP cases are listed, and never
+reached the function).  As CI fuzzers do, only what reproduces counts: each
+new failure is run again, on its own, --confirm times; one that fails every
+time is confirmed and fails the gate (exit 1), one that does not is flaky,
+reported and not counted.  Baseline failures that pass now are fixed, and
+the command that writes a new baseline is given."""
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trebuchet.reports import baseline as baselines
+from trebuchet.reports import metrics, store
+
+from . import build, executor, spec as specs
+from .errors import TrebuchetError
+from .names import signal_name
+
+DEFAULT_CONFIRM = 3
+
+
+def describe(outcome, signal=None, exit_status=None):
+    """An outcome as a person reads it: "ABORT SIGSEGV", "ABORT exit 3", "RESTART"."""
+    if outcome != "ABORT":
+        return outcome
+    if signal is not None and signal >= 0:
+        return f"ABORT {signal_name(signal) if isinstance(signal, int) else signal}"
+    return f"ABORT exit {exit_status}"
+
+
+@dataclass
+class NewFailure:
+    function: str
+    case: int
+    values: list          # "datatype:VALUE" per parameter
+    outcome: str          # in the gated run
+    signal: int = None
+    exit_status: int = None
+    reruns: list = field(default_factory=list)  # describe() of each confirmation run
+
+    @property
+    def failures_on_rerun(self):
+        return sum(r.split()[0] in metrics.FAILING for r in self.reruns)
+
+    @property
+    def confirmed(self):
+        return self.failures_on_rerun == len(self.reruns)
+
+    @property
+    def described(self):
+        return describe(self.outcome, self.signal, self.exit_status)
+
+    def call(self):
+        return f"{self.function}({', '.join(self.values)})"
+
+
+@dataclass
+class GateResult:
+    target: str
+    spec: str                 # how repro commands name the target
+    baseline: baselines.Baseline
+    db: str
+    info: metrics.RunInfo     # the gated run
+    confirm: int
+    compared: dict = field(default_factory=dict)  # function -> cases compared
+    not_compared: list = field(default_factory=list)  # functions one side ran
+    new: list = field(default_factory=list)       # [NewFailure]
+    fixed: list = field(default_factory=list)     # baseline case lines that pass now
+    still_failing: int = 0
+    seconds: float = 0.0
+
+    @property
+    def confirmed(self):
+        return [n for n in self.new if n.confirmed]
+
+    @property
+    def flaky(self):
+        return [n for n in self.new if not n.confirmed]
+
+    @property
+    def failed(self):
+        return bool(self.confirmed)
+
+    def repro_command(self, case):
+        return f"trebuchet repro --target {self.spec} --function {case.function} --case {case.case}"
+
+    def baseline_command(self):
+        return (f"trebuchet baseline --db {self.db} --target {self.spec} "
+                f"--out {self.baseline.path}")
+
+
+def _check_parameters(baseline, info, db):
+    now = baselines.run_parameters(info)
+    differ = [f"{k} ({baseline.run[k]} in the baseline, {now[k]} in run {info.id})"
+              for k in baselines.COMPARABLE if baseline.run[k] != now[k]]
+    if differ:
+        raise TrebuchetError(f"run {info.id} of {baseline.target} cannot be compared with "
+                             f"{baseline.path}: its {', '.join(differ)} differ", db)
+
+
+def _rerun(result, plugin, timeout_ms):
+    """Runs every new failure again, result.confirm times, each time in an
+    executor of its own."""
+    with tempfile.NamedTemporaryFile("w", suffix=".cases") as listing:
+        listing.write("".join(f"{n.function} {n.case}\n" for n in result.new))
+        listing.flush()
+        for _ in range(result.confirm):
+            outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000)
+            for suspect, again in zip(result.new, outcomes):
+                suspect.reruns.append(describe(again["outcome"], again["signal"],
+                                               again["exit_status"]))
+
+
+def _plugin_for(spec_name, baseline):
+    """The plugin that runs the baseline's cases again, built from the same spec."""
+    spec = specs.load(specs.find_spec(spec_name))
+    if spec.target != baseline.target or spec.digest != baseline.run["spec_digest"]:
+        raise TrebuchetError(f"the spec {spec_name} is not the one the baseline was made "
+                             f"with (target {spec.target}, digest {spec.digest}); "
+                             f"name the right one with --target", spec.path)
+    return build.build_plugin(spec, quiet=True)
+
+
+def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
+    started = time.monotonic()
+    baseline = baselines.read(baseline_path)
+    conn = store.connect(db)
+    run = baselines.newest_full_run(conn, baseline.target, db)
+    info = metrics.RunInfo.read(conn, run)
+    _check_parameters(baseline, info, db)
+    result = GateResult(baseline.target, spec_name or baseline.spec, baseline, str(db), info,
+                        confirm)
+    ran = {name: cases for name, cases in conn.execute(
+        "SELECT function, count(*) FROM results WHERE run_id = ? GROUP BY function", (run,))}
+    result.not_compared = sorted(ran.keys() ^ baseline.functions.keys())
+    for name in sorted(ran.keys() & baseline.functions.keys()):
+        if ran[name] != baseline.functions[name]["cases"]:
+            raise TrebuchetError(f"{name}: run {run} holds {ran[name]} cases, the baseline "
+                                 f"{baseline.functions[name]['cases']}; the runs drew other "
+                                 f"cases", db)
+        result.compared[name] = ran[name]
+    for function, index, values, outcome, signal, exit_status in conn.execute(
+            "SELECT function, case_index, value_names, outcome, signal, exit_status"
+            " FROM results WHERE run_id = ? ORDER BY function, case_index", (run,)):
+        if function not in result.compared:
+            continue
+        before = baseline.failing.get((function, index))
+        if outcome in metrics.FAILING:
+            if before:
+                result.still_failing += 1
+            elif (function, index) not in baseline.setup:
+                result.new.append(NewFailure(function, index, values.split(" ") if values
+                                             else [], outcome, signal, exit_status))
+        elif outcome == "PASS" and before:
+            result.fixed.append(before)
+    if result.new and confirm:
+        _rerun(result, _plugin_for(result.spec, baseline), info.timeout_ms)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+LIST_LIMIT = 50  # cases shown per list in the text; the files carry them all
+
+
+def _listed(lines, total, what):
+    if total > len(lines):
+        lines.append(f"  ... and {total - len(lines)} more {what} (--junit and --sarif list"
+                     " every one)")
+    return lines
+
+
+def as_text(r):
+    """What the gate prints: a CI log's reader sees the verdict and, for each
+    confirmed new failure, the command that reproduces it."""
+    cases = sum(r.compared.values())
+    lines = [f"gate {r.target}: run {r.info.id} of {r.db} ({r.info.target_version}) against "
+             f"{r.baseline.path} ({r.baseline.run['library']})",
+             f"compared {cases} cases in {len(r.compared)} functions; "
+             f"{r.still_failing} failing in both"]
+    if r.not_compared:
+        lines.append(f"not compared (run by one side only): {', '.join(r.not_compared)}")
+    if r.confirm:
+        checked = f"each run again {r.confirm} times on its own"
+    else:
+        checked = "not run again (--confirm 0)"
+    lines.append(f"new failures: {len(r.new)} ({checked}): {len(r.confirmed)} confirmed, "
+                 f"{len(r.flaky)} flaky")
+    for n in r.confirmed[:LIST_LIMIT]:
+        again = f", failed {n.failures_on_rerun} of {len(n.reruns)} times again" if n.reruns else ""
+        lines += [f"  {n.call()} case {n.case}: {n.described}{again}",
+                  f"    {r.repro_command(n)}"]
+    _listed(lines, len(r.confirmed), "confirmed")
+    if r.confirmed:
+        lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
+                     " to attach to a bug report)")
+    if r.flaky:
+        lines.append("flaky new failures (did not fail every time again; not counted):")
+        lines += [f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns)}"
+                  for n in r.flaky[:LIST_LIMIT]]
+        _listed(lines, len(r.flaky), "flaky")
+    if r.fixed:
+        lines.append(f"fixed: {len(r.fixed)} cases failed in the baseline and pass now; "
+                     f"`{r.baseline_command()}` updates the baseline")
+        lines += [f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"
+                  for c in r.fixed[:LIST_LIMIT]]
+        _listed(lines, len(r.fixed), "fixed")
+    lines.append(f"gate failed: {len(r.confirmed)} confirmed new failures" if r.failed else
+                 "gate passed: no confirmed new failure")
+    return "\n".join(lines)
