@@ -1,0 +1,196 @@
+"""`trebuchet baseline` and `trebuchet gate`, end to end on a library with a
+real regression: demolib (tests/demolib/), built as version 1 and as version
+2, which dropped the NULL check of demo_count's string.  The cases the gate
+must name are worked out here from the datatypes' value lists, not from the
+pipeline; the JUnit and SARIF files are checked against the schemas CI
+systems read (Jenkins' junit-10.xsd, OASIS's SARIF 2.1.0 schema, fetched by
+`make test`)."""
+import json
+import subprocess
+import xml.etree.ElementTree as ET
+
+import jsonschema
+import pytest
+import xmlschema
+
+from conftest import ROOT, datatype_values, query, trebuchet
+
+DEMO_SPEC = "tests/demolib/demolib.yaml"
+DEMO_LIB = ROOT / "build/tests/demolib/libdemo.so"
+SCHEMAS = ROOT / "build/schemas"
+
+
+def build_demolib(version):
+    """Builds demolib version 1 or 2 where its spec links it from."""
+    DEMO_LIB.parent.mkdir(parents=True, exist_ok=True)
+    flags = ["-DDEMOLIB_DROP_NULL_CHECK"] if version == 2 else []
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", *flags, "-o", str(DEMO_LIB),
+                    str(ROOT / "tests/demolib/demolib.c")], check=True)
+
+
+def run_demolib(version, db, *args):
+    build_demolib(version)
+    trebuchet("run", "--target", DEMO_SPEC, "--db", db, "--quiet", *args, cwd=ROOT)
+
+
+def gate(db, baseline, *args, env=None):
+    return trebuchet("gate", "--db", db, "--baseline", baseline, *args, cwd=ROOT, env=env,
+                     check=False)
+
+
+def junit_valid(path):
+    xmlschema.XMLSchema(str(SCHEMAS / "junit-10.xsd")).validate(str(path))
+    return ET.parse(path).getroot()
+
+
+def sarif_errors(document):
+    schema = json.loads((SCHEMAS / "sarif-schema-2.1.0.json").read_text())
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    return [e.message for e in validator.iter_errors(document)]
+
+
+def expected_regression():
+    """demo_count(s, c) cases whose s is string:NULL: version 2 reads it."""
+    strings, ints = datatype_values()["string"], datatype_values()["int"]
+    first = strings.index("NULL") * len(ints)
+    return {("demo_count", first + j) for j in range(len(ints))}
+
+
+@pytest.fixture
+def demolib_v1(tmp_path):
+    """A store holding a run of version 1, and its baseline."""
+    db, baseline = tmp_path / "demo.db", tmp_path / "demolib.baseline"
+    run_demolib(1, db)
+    trebuchet("baseline", "--db", db, "--target", DEMO_SPEC, "--out", baseline, cwd=ROOT)
+    yield db, baseline
+    build_demolib(1)
+
+
+def test_the_gate_passes_a_library_against_its_own_baseline(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    result = gate(db, baseline, "--junit", tmp_path / "j.xml", "--sarif", tmp_path / "s.sarif")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "gate passed" in result.stdout
+    root = junit_valid(tmp_path / "j.xml")
+    assert root.find("testsuite").get("name") == "demolib"
+    assert {c.get("name") for c in root.iter("testcase")} == {"demo_count", "demo_length",
+                                                              "demo_clamp"}
+    assert not list(root.iter("failure"))
+    sarif = json.loads((tmp_path / "s.sarif").read_text())
+    assert sarif_errors(sarif) == [] and sarif["runs"][0]["results"] == []
+
+
+def test_a_dropped_null_check_fails_the_gate_naming_exactly_the_new_cases(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    junit, sarif_path = tmp_path / "j.xml", tmp_path / "s.sarif"
+    result = gate(db, baseline, "--junit", junit, "--sarif", sarif_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    expected = expected_regression()
+    assert f"{len(expected)} confirmed, 0 flaky" in result.stdout
+    for function, case in expected:
+        assert (f"trebuchet repro --target {DEMO_SPEC} --function {function} --case {case}"
+                in result.stdout)
+
+    root = junit_valid(junit)
+    failures = {c.get("name"): c.find("failure") for c in root.iter("testcase")}
+    assert failures["demo_length"] is None and failures["demo_clamp"] is None
+    listed = {("demo_count", int(line.split(" case ")[1].split(":")[0]))
+              for line in failures["demo_count"].text.splitlines() if " case " in line
+              and not line.startswith(" ")}
+    assert listed == expected
+    assert root.find("testsuite").get("failures") == "1"
+
+    sarif = json.loads(sarif_path.read_text())
+    assert sarif_errors(sarif) == []
+    results = sarif["runs"][0]["results"]
+    assert {(r["locations"][0]["logicalLocations"][0]["name"], r["properties"]["case"])
+            for r in results} == expected
+    assert {r["ruleId"] for r in results} == {"ABORT"}
+    assert all("trebuchet repro --target" in r["message"]["text"] for r in results)
+    # the schema check can fail: a document without its version is refused
+    del sarif["version"]
+    assert sarif_errors(sarif)
+
+
+def test_cases_that_pass_again_are_listed_as_fixed_with_the_update_command(demolib_v1, tmp_path):
+    db, _ = demolib_v1
+    run_demolib(2, db)
+    v2_baseline = tmp_path / "v2.baseline"
+    trebuchet("baseline", "--db", db, "--target", DEMO_SPEC, "--out", v2_baseline, cwd=ROOT)
+    run_demolib(1, db)
+    result = gate(db, v2_baseline)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"fixed: {len(expected_regression())} cases" in result.stdout
+    assert f"trebuchet baseline --db {db} --target {DEMO_SPEC} --out {v2_baseline}" \
+        in result.stdout
+
+
+def test_the_baseline_lists_every_case_that_did_not_pass_and_is_stable(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    data = json.loads(baseline.read_text())
+    run = query(db, "SELECT max(id) FROM runs")[0][0]
+    stored = query(db, "SELECT function, case_index, outcome FROM results WHERE run_id = ?"
+                   " AND outcome != 'PASS'", run)
+    listed = [(c["function"], c["case"], c["outcome"]) for c in data["failing"] + data["setup"]]
+    assert sorted(listed) == sorted(stored) and stored
+    assert data["run"]["library"] == "demolib 1"
+    # one case per line, so a diff of two baselines reads case by case
+    lines = baseline.read_text().splitlines()
+    assert sum('"case":' in line for line in lines) == len(listed)
+    # the same run made again gives the same file
+    run_demolib(1, db)
+    again = tmp_path / "again.baseline"
+    trebuchet("baseline", "--db", db, "--target", DEMO_SPEC, "--out", again, cwd=ROOT)
+    assert again.read_text() == baseline.read_text()
+
+
+@pytest.mark.parametrize("option, named", [(("--seed", "2"), "seed"), (("--cap", "50"), "cap")])
+def test_other_run_parameters_make_the_comparison_meaningless(demolib_v1, option, named):
+    db, baseline = demolib_v1
+    run_demolib(1, db, *option)
+    result = gate(db, baseline)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert f"its {named} (" in result.stderr and "differ" in result.stderr
+
+
+def test_a_malformed_baseline_is_one_line_naming_file_and_line(demolib_v1, tmp_path):
+    db, _ = demolib_v1
+    bad = tmp_path / "bad.baseline"
+    bad.write_text('{\n "format": "trebuchet baseline 1",\n "target": demolib\n}\n')
+    result = gate(db, bad)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"trebuchet: {bad}:3: not a baseline: Expecting value"
+
+
+def test_a_shard_is_not_gated_before_it_is_merged(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    run_demolib(1, db, "--shard", "1/2")
+    result = gate(db, baseline)
+    assert result.returncode == 2 and "trebuchet merge" in result.stderr
+
+
+def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, tmp_path):
+    _, scratch_parent = sandbox_dirs
+    env = {"TMPDIR": str(scratch_parent)}
+    db, baseline = tmp_path / "s.db", tmp_path / "selftest.baseline"
+    run = ("run", "--target", "selftest", "--functions", "st_flaky,st_return", "--cap", "20",
+           "--db", db, "--quiet")
+    trebuchet(*run, env=env)
+    trebuchet("baseline", "--db", db, "--target", "selftest", "--out", baseline)
+    # from now on st_flaky fails on every other call, starting with the run's
+    toggle = scratch_parent / "st_flaky.toggle"
+    toggle.write_text("1")
+    toggle.chmod(0o666)
+    trebuchet(*run, env=env)
+    assert query(db, "SELECT outcome FROM results WHERE function = 'st_flaky'"
+                 " ORDER BY run_id") == [("PASS",), ("ABORT",)]
+    junit = tmp_path / "j.xml"
+    result = gate(db, baseline, "--junit", junit, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 confirmed, 1 flaky" in result.stdout
+    assert "st_flaky() case 0: ABORT SIGSEGV, then PASS, ABORT SIGSEGV, PASS" in result.stdout
+    root = junit_valid(junit)
+    assert not list(root.iter("failure"))
+    assert [f.get("type") for f in root.iter("flakyFailure")] == ["ABORT"]
