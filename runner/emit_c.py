@@ -19,7 +19,6 @@ import shutil
 from pathlib import Path
 
 from . import build, codegen, paths
-from . import spec as spec_module
 from .errors import TrebuchetError
 from .names import errno_name, signal_name
 from .repro import outcome_text
@@ -30,22 +29,11 @@ HANG_SECONDS = 10  # how long `make run` lets a call hang before timeout(1) stop
 
 
 def check_destination(out_dir):
-    """Bad input found before the case runs: a DIR that holds something."""
+    """Bad input found before the case runs: a DIR that holds something.  (A
+    library that is not there is found sooner: loading the spec checks it.)"""
     out_dir = Path(out_dir)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise TrebuchetError("--emit-c wants a new or empty directory", out_dir)
-
-
-def check_libraries(spec):
-    """The reproducer links the target's libraries: each must be there."""
-    for lib in spec.libraries:
-        own = spec_module.built_library(lib)
-        if own and not own.is_file():
-            raise TrebuchetError(f"library '{lib}' is not built (make build builds it), "
-                                 "and the reproducer links it", spec.path)
-        if not own and not spec_module.library_installed(lib):
-            raise TrebuchetError(f"library '{lib}' is not installed, and the reproducer "
-                                 "links it", spec.path)
 
 
 def write(spec, function, result, datatypes, out_dir, target_arg):
