@@ -41,8 +41,9 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     returns the line saying how the program should end."""
     out_dir = Path(out_dir)
     params = _params(spec, function, result, datatypes)
-    repro_c = _repro_c(spec, function, result, params, target_arg)
-    roots = [repro_c] + [p.read_text() for p in sorted(SUPPORT.iterdir())]
+    # what the program uses decides what is copied; the header then names it
+    roots = [_repro_c(spec, function, result, params, target_arg, [])]
+    roots += [p.read_text() for p in sorted(SUPPORT.iterdir())]
     sources = _needed_sources(roots, _candidate_sources(spec))
     headers = _needed_headers(roots + [p.read_text() for p in sources], spec)
     names = [p.name for p in sources + headers] + [p.name for p in SUPPORT.iterdir()]
@@ -56,7 +57,7 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     for path in [*sorted(SUPPORT.iterdir()), *sources, *headers]:
         shutil.copyfile(path, support / path.name)
     (out_dir / "repro.c").write_text(
-        repro_c.replace("@DATATYPE_FILES@", ", ".join(p.name for p in sources)))
+        _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
     c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
     c_files += [f"support/{p.name}" for p in sources]
     (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
@@ -80,7 +81,8 @@ def ending(function, result):
         param = function.params[result["setup_param"]].name
         return f"it exits 3: parameter {param} cannot be built"
     name = f" ({errno_name(result['errno'])})" if result["errno"] else ""
-    address = " (an address, which may differ)" if function.returns.endswith("*") else ""
+    address = (" (an address, which may differ)"
+               if function.returns.endswith("*") and result["ret"] else "")
     return (f"it exits 0 after printing \"{function.call} returned {result['ret']}, errno "
             f"{result['errno']}{name}, error "
             f"{'reported' if result['error_reported'] else 'not reported'}\"{address}")
@@ -105,14 +107,14 @@ def _base_symbols():
             for symbol, name in table.findall(path.read_text())}
 
 
-def _repro_c(spec, function, result, params, target_arg):
+def _repro_c(spec, function, result, params, target_arg, copied):
     values = [p["value"] for p in params] + list(function.extra_args)
     pointer = function.returns.endswith("*")
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
-        hang_seconds=HANG_SECONDS, datatype_files="@DATATYPE_FILES@",
+        hang_seconds=HANG_SECONDS, copied=copied,
         includes=codegen.include_lines(spec),
         target_symbols=sorted({p["symbol"] for p in params} & set(spec.datatypes.values())),
         returns=function.returns, args=codegen.call_args(function),

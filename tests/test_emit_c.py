@@ -3,6 +3,7 @@ built with `make` in DIR (a C compiler and the target's library, nothing of
 trebuchet's) and run, it must end as `trebuchet repro --json` says the case
 ends: the same signal, the same exit, or the same return value and errno."""
 import json
+import os
 import random
 import re
 import signal
@@ -33,10 +34,15 @@ def build(out, cflags=None):
 
 
 def run(out):
-    """Runs ./repro as a user would; None when it was still running at the deadline."""
+    """Runs ./repro as a user would; None when it was still running at the
+    deadline.  Its working directory goes into out/tmp (one a crash leaves
+    behind stays there), which nobody may write, as /tmp."""
+    tmp = out / "tmp"
+    tmp.mkdir(exist_ok=True)
+    tmp.chmod(0o1777)
     try:
         return subprocess.run(["./repro"], cwd=out, capture_output=True, text=True,
-                              timeout=HANG_SECONDS)
+                              timeout=HANG_SECONDS, env=dict(os.environ, TMPDIR=str(tmp)))
     except subprocess.TimeoutExpired:
         return None
 
@@ -78,8 +84,8 @@ def test_fclose_of_a_read_stream_exits_0_and_removes_its_directory(tmp_path):
     ran = run(out)
     assert ran.returncode == 0, ran.stderr
     assert returned(ran) == ("fclose", 0, 0)
-    workdir = re.search(r"repro: working in (\S+)", ran.stderr).group(1)
-    assert not Path(workdir).exists(), "working directory left behind"
+    workdir = Path(re.search(r"repro: working in (\S+)", ran.stderr).group(1))
+    assert workdir.parent == out / "tmp" and list(workdir.parent.iterdir()) == []
 
 
 def test_an_sfio_crash_dies_of_the_signal_repro_reports(tmp_path):
@@ -228,5 +234,6 @@ def test_a_hang_hangs_after_saying_what_it_calls(tmp_path):
     assert "exit status 124" in (out / "repro.c").read_text()
     build(out)
     with pytest.raises(subprocess.TimeoutExpired) as hung:
-        subprocess.run(["./repro"], cwd=out, capture_output=True, text=True, timeout=2)
+        subprocess.run(["./repro"], cwd=out, capture_output=True, text=True, timeout=2,
+                       env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert b"repro: calling st_hang(int:ZERO)" in hung.value.stderr

@@ -14,7 +14,8 @@
  *     of stack;
  *   - descriptors 0 to 2 on /dev/null and no other open: this program's own
  *     messages go to copies of the original stdout and stderr, kept at
- *     descriptor 1000 and up and closed in any program the call starts;
+ *     descriptor 1000 and up with the working directory's, and closed in
+ *     any program the call starts;
  *   - default signal dispositions, none blocked, umask 022;
  *   - started as root, it becomes nobody, as the test process does, so that
  *     permission values (a read-only file) mean the same.
@@ -48,6 +49,10 @@ extern char **environ;
 
 static char workdir[PATH_MAX];
 static int report_out = -1, report_err = -1;
+/* the working directory and its parent, held open so that it can be
+ * removed whatever the call did to the current directory, and by nobody,
+ * who may not be able to reach it by its path */
+static int workdir_fd = -1, parent_fd = -1;
 
 /* Could not set the world up: nothing was called.  Exit status 4. */
 static void fail(const char *what)
@@ -157,6 +162,28 @@ static void set_descriptors(void)
 	close(null);
 }
 
+/* fd, moved up among the descriptors this program keeps for itself. */
+static int kept(int fd)
+{
+	int high = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, REPORT_FD);
+
+	if (fd >= 0)
+		close(fd);
+	return high;
+}
+
+static void hold_workdir(void)
+{
+	char *slash = strrchr(workdir, '/');
+
+	*slash = '\0';
+	parent_fd = kept(open(slash == workdir ? "/" : workdir, O_RDONLY | O_DIRECTORY));
+	*slash = '/';
+	workdir_fd = kept(open(workdir, O_RDONLY | O_DIRECTORY));
+	if (parent_fd < 0 || workdir_fd < 0)
+		fail("cannot hold the working directory open");
+}
+
 static void become_nobody(const struct passwd *nobody)
 {
 	uid_t uid = nobody ? nobody->pw_uid : NOBODY;
@@ -178,6 +205,7 @@ void repro_enter(char **argv)
 	reset_signals();
 	soft_limit(RLIMIT_NOFILE, 1024);
 	set_descriptors();
+	hold_workdir();
 	limit(RLIMIT_FSIZE, (rlim_t)64 << 20);
 	limit(RLIMIT_AS, (rlim_t)1 << 30);
 	if (geteuid() == 0)
@@ -211,13 +239,9 @@ static void remove_tree(int dir)
 
 static void remove_workdir(void)
 {
-	int dir = open(workdir, O_RDONLY | O_DIRECTORY);
-
-	if (dir >= 0) {
-		remove_tree(dir);
-		close(dir);
-	}
-	if (rmdir(workdir))
+	lseek(workdir_fd, 0, SEEK_SET);
+	remove_tree(workdir_fd);
+	if (unlinkat(parent_fd, strrchr(workdir, '/') + 1, AT_REMOVEDIR))
 		dprintf(report_err, "repro: could not remove %s: %s\n", workdir, strerror(errno));
 }
 
