@@ -167,10 +167,13 @@ def test_a_target_whose_library_is_missing_is_refused(tmp_path):
 
 
 # Values that point into freed memory (pointer's FREED, FILE:CLOSED,
-# Sfio_t:CLOSED) hand the function whatever the allocator made of the freed
-# bytes; the reproducer allocates other things before the call than the test
-# process did, so those cases may end otherwise there (repro.c's header says
-# so) and are not drawn.  fd:CLOSED is a descriptor number, not memory: kept.
+# Sfio_t:CLOSED) hand the function what malloc left there: its list pointers
+# into the C library, which the executor (mapping SQLite, the plugin, ...)
+# has at other addresses than the reproducer.  Read as a FILE's flags, the
+# pointer's low bits decide whether the stream's lock is taken: feof of
+# FILE:FREED returns in the test process and dies of SIGSEGV in the
+# reproducer.  So those cases are not drawn (repro.c's header says why they
+# may end otherwise).  fd:CLOSED is a descriptor number, not memory: kept.
 HEAP_BOUND = re.compile(r"^(?!fd:).*:(FREED|CLOSED)$")
 
 

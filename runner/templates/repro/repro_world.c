@@ -44,6 +44,9 @@
 #define PARENT_ENV "REPRO_TMPDIR"  /* the caller's TMPDIR, carried across exec */
 #define REPORT_FD 1000
 #define NOBODY 65534               /* when the system has no such user */
+/* trebuchet's environment for a test process, but TMPDIR and HOME */
+#define WORLD_ENV "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC", \
+	"GLIBC_TUNABLES=glibc.malloc.tcache_count=0"
 
 extern char **environ;
 
@@ -79,24 +82,28 @@ static void limit(int resource, rlim_t value)
 		fail("setrlimit");
 }
 
+/* LD_LIBRARY_PATH=... as the caller has it (how a user points the loader
+ * at the library), or NULL. */
+static char *loader_path(void)
+{
+	static char entry[8192];
+	const char *v = getenv("LD_LIBRARY_PATH");
+
+	if (!v || (size_t)snprintf(entry, sizeof(entry), "LD_LIBRARY_PATH=%s", v) >= sizeof(entry))
+		return NULL;
+	return entry;
+}
+
 /* Once, before anything else: randomisation off and trebuchet's environment,
  * which only an exec makes take effect. */
 static void settle(char **argv)
 {
-	static char parent[PATH_MAX + sizeof(PARENT_ENV)], libpath[8192];
-	char *env[] = {
-		"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC",
-		"GLIBC_TUNABLES=glibc.malloc.tcache_count=0", SETTLED_ENV "=1", parent, NULL, NULL,
-	};
-	const char *loader_path = getenv("LD_LIBRARY_PATH");
+	static char parent[PATH_MAX + sizeof(PARENT_ENV)];
+	char *env[] = { WORLD_ENV, SETTLED_ENV "=1", parent, loader_path(), NULL };
 
 	if (getenv(SETTLED_ENV))
 		return;
 	snprintf(parent, sizeof(parent), PARENT_ENV "=%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (loader_path) {
-		snprintf(libpath, sizeof(libpath), "LD_LIBRARY_PATH=%s", loader_path);
-		env[6] = libpath;
-	}
 	if (personality(PER_LINUX | ADDR_NO_RANDOMIZE) == -1)
 		personality(PER_LINUX);  /* refused (some containers): randomised */
 	soft_limit(RLIMIT_STACK, (rlim_t)8 << 20);
@@ -108,18 +115,12 @@ static void settle(char **argv)
  * allocate), with TMPDIR and HOME naming the working directory. */
 static void take_environment(void)
 {
-	static char tmpdir[PATH_MAX + 8], home[PATH_MAX + 8], libpath[8192];
-	static char *env[8] = {
-		"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC",
-		"GLIBC_TUNABLES=glibc.malloc.tcache_count=0", tmpdir, home,
-	};
+	static char tmpdir[PATH_MAX + 8], home[PATH_MAX + 8];
+	static char *env[] = { WORLD_ENV, tmpdir, home, NULL, NULL };
 
 	snprintf(tmpdir, sizeof(tmpdir), "TMPDIR=%s", workdir);
 	snprintf(home, sizeof(home), "HOME=%s", workdir);
-	if (getenv("LD_LIBRARY_PATH")) {
-		snprintf(libpath, sizeof(libpath), "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
-		env[6] = libpath;
-	}
+	env[6] = loader_path();
 	environ = env;
 }
 
@@ -196,10 +197,11 @@ static void become_nobody(const struct passwd *nobody)
 
 void repro_enter(char **argv)
 {
-	/* looked up before the descriptors are closed: it reads /etc/passwd */
-	const struct passwd *nobody = geteuid() == 0 ? getpwnam("nobody") : NULL;
+	const struct passwd *nobody;
 
 	settle(argv);
+	/* looked up before the descriptors are closed: it reads /etc/passwd */
+	nobody = geteuid() == 0 ? getpwnam("nobody") : NULL;
 	make_workdir();
 	take_environment();
 	reset_signals();
