@@ -52,18 +52,20 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
         raise TrebuchetError(f"two files named {', '.join(sorted(clash))} would go into "
                              "support/; rename one", spec.path)
 
-    support = out_dir / "support"
-    support.mkdir(parents=True, exist_ok=True)
-    for path in [*sorted(SUPPORT.iterdir()), *sources, *headers]:
-        shutil.copyfile(path, support / path.name)
-    (out_dir / "repro.c").write_text(
-        _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
     c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
     c_files += [f"support/{p.name}" for p in sources]
-    (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
-        target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
-        hang_seconds=HANG_SECONDS, ldlibs=" ".join(build.link_flags(spec)),
-        support_sources=" ".join(c_files)))
+    try:
+        (out_dir / "support").mkdir(parents=True, exist_ok=True)
+        for path in [*sorted(SUPPORT.iterdir()), *sources, *headers]:
+            shutil.copyfile(path, out_dir / "support" / path.name)
+        (out_dir / "repro.c").write_text(
+            _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
+        (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
+            target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
+            hang_seconds=HANG_SECONDS, ldlibs=" ".join(build.link_flags(spec)),
+            support_sources=" ".join(c_files)))
+    except OSError as e:
+        raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
     return ending(function, result)
 
 
