@@ -20,7 +20,7 @@ def plugin_path(spec):
     return paths.BUILD / "targets" / spec.target / f"{spec.target}.so"
 
 
-def _link_flags(spec):
+def link_flags(spec):
     """In the spec's order, which is the order the dynamic linker searches:
     a library listed first is found ahead of those after it."""
     flags = []
@@ -52,7 +52,7 @@ def build_plugin(spec, quiet=False):
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
                + [f"-I{d}" for d in spec.include_dirs] + [str(generated)]
                + [str(spec.source_path(s)) for s in spec.sources]
-               + ["-o", str(out)] + _link_flags(spec))
+               + ["-o", str(out)] + link_flags(spec))
     stamp = out.with_suffix(".digest")
     digest = _digest(spec, source, command)
     if out.exists() and stamp.exists() and stamp.read_text() == digest:

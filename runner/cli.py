@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from . import build, executor, repro, spec as specs, summary
+from . import build, emit_c, executor, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -42,12 +42,20 @@ def cmd_repro(args):
         raise TrebuchetError(f"target {spec.target} has no function '{args.function}'", spec.path)
     if (args.case is None) == (args.values is None):
         raise TrebuchetError("give exactly one of --case and --values")
+    if args.emit_c:
+        emit_c.check_destination(args.emit_c)
     index = args.case
     if args.values is not None:
         values = args.values.replace(",", " ").split()
         index = repro.case_index(spec, function, values, repro.datatypes_of(spec))
     result = repro.run_case(spec, function, index, args.timeout)
     print(json.dumps(result) if args.json else repro.describe(result))
+    if args.emit_c:
+        ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
+                              args.target)
+        print(f"reproducer written to {args.emit_c}\n  build: make -C {args.emit_c}\n"
+              f"  run:   make -C {args.emit_c} run\n  as the case did, {ending}",
+              file=sys.stderr if args.json else sys.stdout)
     return Exit.OK
 
 
@@ -206,13 +214,18 @@ def _parser():
                        help="the progress line even when output is not a terminal")
     run.set_defaults(func=cmd_run)
 
-    rp = sub.add_parser("repro", help="run one case on its own and show its outcome")
+    rp = sub.add_parser("repro", help="run one case on its own and show its outcome; --emit-c"
+                        " writes it as a standalone C program")
     rp.add_argument("--target", required=True)
     rp.add_argument("--function", required=True)
     rp.add_argument("--case", type=_bounded(int, 0), help="the case index")
     rp.add_argument("--values", help="the case's values, e.g. buffer:VALID,size:ONE,size:ONE,FILE:NULL")
     rp.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True))
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
+    rp.add_argument("--emit-c", metavar="DIR",
+                    help="also write the case into DIR (new or empty) as a C program that builds"
+                    " with the target's library alone: `make -C DIR` builds it, `make -C DIR"
+                    " run` runs it")
     rp.set_defaults(func=cmd_repro)
 
     b = sub.add_parser("build", help="build target plugins that are stale")

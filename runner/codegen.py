@@ -45,24 +45,38 @@ def error_expr(f):
 
 
 @lru_cache(maxsize=None)
-def _template():
-    env = jinja2.Environment(
+def _environment():
+    return jinja2.Environment(
         loader=jinja2.PackageLoader("trebuchet.runner", "templates"),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined)
-    return env.get_template("shims.c.j2")
+
+
+def template(name):
+    """A template of runner/templates (C and Makefile text), compiled once."""
+    return _environment().get_template(name)
+
+
+def call_args(f):
+    """The C arguments of f's call: each slot a[i] cast to its parameter's
+    type, then the spec's fixed extra arguments."""
+    args = [f"({p.ctype})a[{i}].{arg_member(p.ctype)}" for i, p in enumerate(f.params)]
+    return ", ".join(args + list(f.extra_args))
+
+
+def include_lines(spec):
+    """The spec's includes as #include operands: quoted when the header is
+    the target's own (beside a spec), else from the system."""
+    return [f'"{h}"' if any((d / h).is_file() for d in spec.include_dirs) else f"<{h}>"
+            for h in spec.includes]
 
 
 def shim_source(spec):
     functions = []
     for f in spec.functions:
-        args = [f"({p.ctype})a[{i}].{arg_member(p.ctype)}" for i, p in enumerate(f.params)]
-        args += list(f.extra_args)
         functions.append(dict(
             name=f.name, call=f.call, returns=f.returns, params=f.params,
-            signature=f.signature.replace('"', '\\"'), args=", ".join(args),
+            signature=f.signature.replace('"', '\\"'), args=call_args(f),
             pointer_return=f.returns.endswith("*"), error_expr=error_expr(f)))
-    includes = [f'"{h}"' if any((d / h).is_file() for d in spec.include_dirs) else f"<{h}>"
-                for h in spec.includes]
-    return _template().render(spec=spec, spec_name=spec.path.name, functions=functions,
-                              includes=includes)
+    return template("shims.c.j2").render(spec=spec, spec_name=spec.path.name,
+                                         functions=functions, includes=include_lines(spec))

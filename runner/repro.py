@@ -39,6 +39,11 @@ def run_case(spec, function, index, timeout=None):
 def describe(result):
     """One line a person reads: the call, its outcome and what came back."""
     call = f"{result['function']}({', '.join(result['values'])})"
+    return f"{call} case {result['case']}: {outcome_text(result)}"
+
+
+def outcome_text(result):
+    """The outcome and what came with it: "ABORT, signal 11 (SIGSEGV)"."""
     outcome = result["outcome"]
     if outcome == "ABORT" and result["signal"] >= 0:
         detail = f"signal {result['signal']} ({signal_name(result['signal'])})"
@@ -51,7 +56,7 @@ def describe(result):
         detail = f"parameter {result['setup_param']} could not be built"
     else:
         detail = "did not return before the deadline"
-    return f"{call} case {result['case']}: {outcome}, {detail}"
+    return f"{outcome}, {detail}"
 
 
 def datatypes_of(spec):
