@@ -14,6 +14,7 @@ new failure is run again, on its own, --confirm times; one that fails every
 time is confirmed and fails the gate (exit 1), one that does not is flaky,
 reported and not counted.  Baseline failures that pass now are fixed, and
 the command that writes a new baseline is given."""
+import collections
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -190,13 +191,17 @@ def as_text(r):
     if r.not_compared:
         lines.append(f"not compared (run by one side only): {', '.join(r.not_compared)}")
     if r.confirm:
-        checked = f"each run again {r.confirm} times on its own"
+        checked = f"each run again {'once' if r.confirm == 1 else f'{r.confirm} times'} on its own"
     else:
         checked = "not run again (--confirm 0)"
     lines.append(f"new failures: {len(r.new)} ({checked}): {len(r.confirmed)} confirmed, "
                  f"{len(r.flaky)} flaky")
+    if len(r.confirmed) > LIST_LIMIT:
+        counts = collections.Counter(n.function for n in r.confirmed)
+        lines.append("  by function: " + ", ".join(f"{f} {c}" for f, c in sorted(counts.items())))
     for n in r.confirmed[:LIST_LIMIT]:
-        again = f", failed {n.failures_on_rerun} of {len(n.reruns)} times again" if n.reruns else ""
+        again = (f", failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns"
+                 if n.reruns else "")
         lines += [f"  {n.call()} case {n.case}: {n.described}{again}",
                   f"    {r.repro_command(n)}"]
     _listed(lines, len(r.confirmed), "confirmed")
