@@ -90,6 +90,13 @@ class RunInfo:
     jobs: int
     started: str
     finished: Optional[str]
+    shard: int = 1    # the run holds shard K of N of its campaign's cases
+    shards: int = 1   # (run --shard K/N); 1 of 1: all of them
+
+    @property
+    def partial(self):
+        """Whether the run holds only one shard, so its numbers are that shard's."""
+        return self.shards > 1
 
     @classmethod
     def read(cls, conn, run):

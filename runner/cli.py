@@ -114,6 +114,14 @@ def cmd_compare(args):
     return Exit.REGRESSED if result.regressed else Exit.OK
 
 
+def cmd_merge(args):
+    from trebuchet.reports import merge
+
+    target, _ = merge.merge(args.shards, args.out, args.target)
+    print(f"merged {len(args.shards)} shards: {summary.line(args.out, target)}")
+    return Exit.OK
+
+
 def _split(text):
     return [s for s in text.split(",") if s] if text else None
 
@@ -218,6 +226,18 @@ def _parser():
                      " first few of each kind, and how many were left out)")
     cmp.add_argument("--json", action="store_true", help="print everything as JSON, every case")
     cmp.set_defaults(func=cmd_compare)
+
+    mg = sub.add_parser(
+        "merge", help="join the stores of a campaign's shards (run --shard K/N) into one run",
+        description="Joins the newest shard run of each store, shards 1..N of one campaign,"
+        " into one finished run appended to --out (a new store, or an existing store of this"
+        " schema version). Refuses, exit 2, shards of different campaigns, a shard missing,"
+        " given twice or unfinished; then the output is left as it was.")
+    mg.add_argument("shards", nargs="+", metavar="SHARD.db", help="the shards' stores")
+    mg.add_argument("--out", required=True, metavar="DB", help="the store to write the run to")
+    mg.add_argument("--target", help="the target (needed when the stores hold shard runs"
+                    " of several)")
+    mg.set_defaults(func=cmd_merge)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     ex.add_argument("--db", default="trebuchet.db")
