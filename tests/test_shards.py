@@ -17,11 +17,13 @@ N = 3
 # What a case's result is, as `trebuchet export` writes it.
 RESULT = ("outcome", "signal", "errno", "exit_status", "ret", "error_reported", "values")
 # fprintf(stream, "%d") with no argument prints whatever the argument
-# register holds, an address that ASLR moves: the length printed, fprintf's
-# return value, differs between any two runs, sharded or not.  (Measured:
-# two unsharded stdio runs differ in `ret` on 7 of 35259 cases, all of
-# them fprintf with format:PCT_D.)  Every other field of such a case is
-# compared.
+# register holds, left there by the harness just before the call (likely
+# the calling mark, made from the result channel's per-case nonce, random
+# by design).  The length printed, fprintf's return value, differs between
+# any two runs, sharded or not, and between two `repro`s of one case.
+# (Measured: two unsharded stdio runs differ in `ret` on 7 of 35259 cases,
+# all of them fprintf with format:PCT_D.)  Every other field of such a
+# case is compared.
 UNSET_ARGUMENT = "format:PCT_D"
 
 
