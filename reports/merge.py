@@ -168,9 +168,12 @@ def _check_output(out, shards):
         if out.samefile(s.path):
             raise TrebuchetError("is one of the shards: merge into another store", out)
     try:
-        with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+        conn = sqlite3.connect(f"file:{out}?mode=ro", uri=True)
+        try:
             if _is_new(conn):
                 return
+        finally:
+            conn.close()
     except sqlite3.DatabaseError:
         pass  # store.connect says what is wrong with it
     store.connect(out).close()
@@ -226,7 +229,12 @@ def _write(out, shards, run):
             _insert(conn, "functions", dict(f, run_id=run_id, cases_run=sum(
                 s.functions[f["name"]]["cases_run"] for s in shards)))
         for s in shards:
-            _copy_results(conn, s, run_id)
+            try:
+                _copy_results(conn, s, run_id)
+            except sqlite3.IntegrityError:
+                # the counts added up, yet two shards hold one case
+                raise sqlite3.IntegrityError(f"{s.path} holds a case another shard holds"
+                                             " too") from None
         conn.execute("COMMIT")
         return run_id
     except sqlite3.Error as e:
