@@ -93,8 +93,13 @@ class RunInfo:
     dictionary: str
     dictionary_digest: str
     spec_digest: str
-    shard: int
-    shards: int
+    shard: int        # the run holds shard K of N of its campaign's cases
+    shards: int       # (run --shard K/N); 1 of 1: all of them
+
+    @property
+    def partial(self):
+        """Whether the run holds only one shard, so its numbers are that shard's."""
+        return self.shards > 1
 
     @classmethod
     def read(cls, conn, run):

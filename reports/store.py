@@ -9,8 +9,12 @@ from trebuchet.runner import paths
 from trebuchet.runner.errors import TrebuchetError
 
 
+def schema_text():
+    return paths.RESULTS_SQL.read_text()
+
+
 def schema_version():
-    match = re.search(r"user_version\s*=\s*(\d+)", paths.RESULTS_SQL.read_text())
+    match = re.search(r"user_version\s*=\s*(\d+)", schema_text())
     return int(match.group(1))
 
 

@@ -150,6 +150,14 @@ def cmd_gate(args):
     return Exit.REGRESSED if result.failed else Exit.OK
 
 
+def cmd_merge(args):
+    from trebuchet.reports import merge
+
+    target, _ = merge.merge(args.shards, args.out, args.target)
+    print(f"merged {len(args.shards)} shards: {summary.line(args.out, target)}")
+    return Exit.OK
+
+
 def _split(text):
     return [s for s in text.split(",") if s] if text else None
 
@@ -286,6 +294,18 @@ def _parser():
     gt.add_argument("--target", help="the spec to rerun cases with (default: as the baseline"
                     " names it)")
     gt.set_defaults(func=cmd_gate)
+
+    mg = sub.add_parser(
+        "merge", help="join the stores of a campaign's shards (run --shard K/N) into one run",
+        description="Joins the newest shard run of each store, shards 1..N of one campaign,"
+        " into one finished run appended to --out (a new store, or an existing store of this"
+        " schema version). Refuses, exit 2, shards of different campaigns, a shard missing,"
+        " given twice or unfinished; then the output is left as it was.")
+    mg.add_argument("shards", nargs="+", metavar="SHARD.db", help="the shards' stores")
+    mg.add_argument("--out", required=True, metavar="DB", help="the store to write the run to")
+    mg.add_argument("--target", help="the target (needed when the stores hold shard runs"
+                    " of several)")
+    mg.set_defaults(func=cmd_merge)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     ex.add_argument("--db", default="trebuchet.db")

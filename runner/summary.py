@@ -1,16 +1,24 @@
 """The one line a finished run ends with, on a terminal and in a CI log
 alike: target, cases, counts per outcome, normalized ABORT rate, seconds,
-store.  The rate comes from reports.metrics, like every other number."""
+store, and for a shard run which shard it holds and how to join the shards.
+The rate comes from reports.metrics, like every other number."""
 
 
-def line(db, target, seconds):
+def line(db, target, seconds=None):
+    """The line for the newest finished run of target in db; seconds, when
+    given, is how long the command took."""
     from trebuchet.reports import metrics, store
 
     conn = store.connect(db)
     run = metrics.latest_runs(conn)[target]
     s = metrics.summarize(conn, target, run, db)
     functions = f"{len(s.functions)} function{'s' if len(s.functions) != 1 else ''}"
-    return (f"{target}: {s.cases} cases in {functions}, PASS {s.total('passed')}, "
+    took = f"{seconds:.1f} s; " if seconds is not None else ""
+    text = (f"{target}: {s.cases} cases in {functions}, PASS {s.total('passed')}, "
             f"ABORT {s.total('aborts')}, RESTART {s.total('restarts')}, "
             f"SETUP {s.total('setups')}; normalized ABORT rate {s.abort_rate:.2f}%; "
-            f"{seconds:.1f} s; run {run} in {db}")
+            f"{took}run {run} in {db}")
+    if s.info.partial:
+        text += (f"; shard {s.info.shard} of {s.info.shards} only: `trebuchet merge"
+                 f" SHARD.db ... --out DB` joins the {s.info.shards} shards' stores into one run")
+    return text
