@@ -140,6 +140,8 @@ def cmd_gate(args):
 
     from . import gate
 
+    if args.emit_c:
+        emit_c.check_destination(args.emit_c)
     result = gate.gate(args.db, args.baseline, args.confirm, args.target)
     if args.junit:
         junit.write(result, args.junit)
@@ -147,6 +149,10 @@ def cmd_gate(args):
         spec_path = specs.find_spec(result.spec)
         sarif.write(result, spec_path, version("trebuchet"), args.sarif)
     print(gate.as_text(result))
+    if args.emit_c and result.confirmed:
+        written = gate.emit_reproducers(result, args.emit_c)
+        print(f"standalone C reproducers of {len(written)} confirmed new failures written to "
+              f"{args.emit_c}/ (make -C {written[0]} run builds and runs the first)")
     return Exit.REGRESSED if result.failed else Exit.OK
 
 
@@ -293,6 +299,8 @@ def _parser():
                     " the stored outcome)")
     gt.add_argument("--target", help="the spec to rerun cases with (default: as the baseline"
                     " names it)")
+    gt.add_argument("--emit-c", metavar="DIR", help="write a standalone C reproducer of each"
+                    " of the first 20 confirmed new failures into DIR (new or empty)")
     gt.set_defaults(func=cmd_gate)
 
     mg = sub.add_parser(

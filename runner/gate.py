@@ -23,7 +23,7 @@ from pathlib import Path
 from trebuchet.reports import baseline as baselines
 from trebuchet.reports import metrics, store
 
-from . import build, executor, spec as specs
+from . import build, emit_c, executor, repro, spec as specs
 from .errors import TrebuchetError
 from .names import signal_name
 
@@ -48,6 +48,7 @@ class NewFailure:
     signal: int = None
     exit_status: int = None
     reruns: list = field(default_factory=list)  # describe() of each confirmation run
+    last_run: dict = None  # the last rerun's record, as `repro --json` prints it
 
     @property
     def failures_on_rerun(self):
@@ -109,27 +110,31 @@ def _check_parameters(baseline, info, db):
                              f"{baseline.path}: its {', '.join(differ)} differ", db)
 
 
-def _rerun(result, plugin, timeout_ms):
-    """Runs every new failure again, result.confirm times, each time in an
-    executor of its own."""
+def _rerun_once(suspects, plugin, timeout_ms):
+    """Runs the suspects again, each on its own, in an executor of its own."""
     with tempfile.NamedTemporaryFile("w", suffix=".cases") as listing:
-        listing.write("".join(f"{n.function} {n.case}\n" for n in result.new))
+        listing.write("".join(f"{n.function} {n.case}\n" for n in suspects))
         listing.flush()
-        for _ in range(result.confirm):
-            outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000)
-            for suspect, again in zip(result.new, outcomes):
-                suspect.reruns.append(describe(again["outcome"], again["signal"],
-                                               again["exit_status"]))
+        outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000)
+    for suspect, again in zip(suspects, outcomes):
+        suspect.reruns.append(describe(again["outcome"], again["signal"], again["exit_status"]))
+        suspect.last_run = again
 
 
-def _plugin_for(spec_name, baseline):
-    """The plugin that runs the baseline's cases again, built from the same spec."""
+def _rerun(result, plugin, timeout_ms):
+    """Runs every new failure again, result.confirm times."""
+    for _ in range(result.confirm):
+        _rerun_once(result.new, plugin, timeout_ms)
+
+
+def _spec_for(spec_name, baseline):
+    """The spec that runs the baseline's cases again: the one it was made with."""
     spec = specs.load(specs.find_spec(spec_name))
     if spec.target != baseline.target or spec.digest != baseline.run["spec_digest"]:
         raise TrebuchetError(f"the spec {spec_name} is not the one the baseline was made "
                              f"with (target {spec.target}, digest {spec.digest}); "
                              f"name the right one with --target", spec.path)
-    return build.build_plugin(spec, quiet=True)
+    return spec
 
 
 def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
@@ -165,12 +170,34 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
         elif outcome == "PASS" and before:
             result.fixed.append(before)
     if result.new and confirm:
-        _rerun(result, _plugin_for(result.spec, baseline), info.timeout_ms)
+        _rerun(result, build.build_plugin(_spec_for(result.spec, baseline), quiet=True),
+               info.timeout_ms)
     result.seconds = time.monotonic() - started
     return result
 
 
 LIST_LIMIT = 50  # cases shown per list in the text; the files carry them all
+EMIT_LIMIT = 20  # standalone reproducers written by --emit-c: enough to start on
+
+
+def emit_reproducers(result, out_dir):
+    """Writes a standalone C reproducer (`repro --emit-c`) of each of the
+    first EMIT_LIMIT confirmed new failures into out_dir/FUNCTION-case-N,
+    the crashing inputs a CI job keeps as an artifact; returns the
+    directories written."""
+    chosen = result.confirmed[:EMIT_LIMIT]
+    if not chosen:
+        return []
+    spec = _spec_for(result.spec, result.baseline)
+    if any(n.last_run is None for n in chosen):  # --confirm 0: none was run again
+        _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms)
+    datatypes = repro.datatypes_of(spec)
+    written = []
+    for n in chosen:
+        where = Path(out_dir) / f"{n.function}-case-{n.case}"
+        emit_c.write(spec, spec.function(n.function), n.last_run, datatypes, where, result.spec)
+        written.append(where)
+    return written
 
 
 def _listed(lines, total, what):

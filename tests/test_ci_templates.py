@@ -68,8 +68,9 @@ def test_github_gate_job_merges_every_shard_then_gates(github):
     [merge] = commands(runs(gate), "merge")
     assert accepted(merge.replace("shard-*.db", "shard-1.db shard-2.db")).out == "merged.db"
     [gate_line] = commands(runs(gate), "gate")
-    assert re.search(r'--db merged.db --baseline "\$BASELINE" --junit junit.xml'
-                     r' --sarif trebuchet.sarif', gate_line)
+    args = accepted(gate_line, **{'"$BASELINE"': "robustness/mylib.baseline"})
+    assert (args.db, args.junit, args.sarif, args.emit_c) == \
+        ("merged.db", "junit.xml", "trebuchet.sarif", "reproducers")
     steps = [step.get("name", step.get("uses")) for step in gate["steps"]]
     assert steps.index("Merge the shards") < steps.index("Gate against the baseline")
     # everything after the gate runs when it fails, which it does to fail the job
@@ -79,7 +80,7 @@ def test_github_gate_job_merges_every_shard_then_gates(github):
     assert sarif["with"]["sarif_file"] == "trebuchet.sarif"
     assert gate["permissions"]["security-events"] == "write"
     [report] = uses(gate, "actions/upload-artifact")
-    assert {"junit.xml", "trebuchet.sarif"} <= set(report["with"]["path"].split())
+    assert {"junit.xml", "trebuchet.sarif", "reproducers/"} <= set(report["with"]["path"].split())
 
 
 def test_github_jobs_install_trebuchet_from_its_repository(github):
@@ -112,11 +113,13 @@ def test_gitlab_gate_job_merges_every_shard_then_gates(gitlab):
     [merge] = commands(gate["script"], "merge")
     assert accepted(merge.replace("shard-*.db", "shard-1.db")).out == "merged.db"
     [gate_line] = commands(gate["script"], "gate")
-    assert "--db merged.db" in gate_line and "--sarif trebuchet.sarif" in gate_line
+    args = accepted(gate_line, **{'"$BASELINE"': "robustness/mylib.baseline"})
+    assert (args.db, args.junit, args.sarif, args.emit_c) == \
+        ("merged.db", "junit.xml", "trebuchet.sarif", "reproducers")
     assert "set -o pipefail" in gate["script"]
     assert gate["artifacts"]["when"] == "always"
     assert gate["artifacts"]["reports"]["junit"] == "junit.xml"
-    assert {"junit.xml", "trebuchet.sarif"} <= set(gate["artifacts"]["paths"])
+    assert {"junit.xml", "trebuchet.sarif", "reproducers/"} <= set(gate["artifacts"]["paths"])
 
 
 def test_gitlab_jobs_install_trebuchet_from_its_repository(gitlab):

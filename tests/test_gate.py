@@ -194,3 +194,19 @@ def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox
     root = junit_valid(junit)
     assert not list(root.iter("failure"))
     assert [f.get("type") for f in root.iter("flakyFailure")] == ["ABORT"]
+
+
+def test_the_gate_writes_a_standalone_reproducer_of_each_confirmed_new_failure(demolib_v1,
+                                                                               tmp_path):
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    out = tmp_path / "reproducers"
+    result = gate(db, baseline, "--emit-c", out, "--confirm", "1")
+    assert result.returncode == 1, result.stdout + result.stderr
+    written = sorted(p.name for p in out.iterdir())
+    assert written == sorted(f"{f}-case-{c}" for f, c in expected_regression())
+    first = out / written[0]
+    subprocess.run(["make", "-s", "-C", str(first)], check=True)
+    crashed = subprocess.run([str(first / "repro")], capture_output=True,
+                             env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert crashed.returncode == -11, crashed.stderr  # SIGSEGV, as the gate saw
