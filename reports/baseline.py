@@ -14,7 +14,11 @@ store path, run number, host or date).  So a pull request's diff of it reads
 as "these cases now fail, these now pass".  The numbers come from metrics."""
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
+import jsonschema
+
+from trebuchet.runner import paths
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
@@ -109,12 +113,26 @@ class Baseline:
     setup: set        # (function, case)
 
 
+def _schema():
+    return json.loads((paths.SCHEMAS / "baseline.schema.json").read_text())
+
+
+def _line_of(text, where):
+    """The line of an entry of `failing` or `setup`: one case per line."""
+    if len(where) < 2 or where[0] not in ("failing", "setup"):
+        return None
+    lines = text.splitlines()
+    opening = next((i for i, l in enumerate(lines) if l.startswith(f' "{where[0]}": [')), None)
+    return None if opening is None else opening + 2 + where[1]
+
+
 def read(path):
-    """Reads and checks a baseline file; a bad one is a one-line error
-    naming the file (and the line, where JSON can tell)."""
+    """Reads and checks a baseline file (against schemas/baseline.schema.json,
+    and that each listed case is of a function it lists); a bad one is a
+    one-line error naming the file, and the line where it can be told."""
     try:
-        with open(path) as f:
-            data = json.load(f)
+        text = Path(path).read_text()
+        data = json.loads(text)
     except OSError as e:
         raise TrebuchetError(e.strerror or str(e), path) from None
     except json.JSONDecodeError as e:
@@ -122,15 +140,18 @@ def read(path):
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TrebuchetError(f"not a baseline of this trebuchet (its first key is "
                              f"\"format\": \"{FORMAT}\")", path)
-    try:
-        keyed = lambda lines: {(c["function"], int(c["case"])): c for c in lines}
-        missing = [k for k in ("target", "spec") if not isinstance(data.get(k), str)]
-        missing += [k for k in COMPARABLE if k not in data["run"]]
-        if missing:
-            raise KeyError(missing[0])
-        return Baseline(str(path), data["target"], data["spec"], data["run"],
-                        dict(data["functions"]), keyed(data["failing"]),
-                        set(keyed(data["setup"])))
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise TrebuchetError(f"not a complete baseline (missing or malformed: {e})",
-                             path) from None
+    errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data),
+                    key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        e = errors[0]
+        where = list(e.absolute_path)
+        raise TrebuchetError(f"{'/'.join(map(str, where)) or 'top level'}: {e.message}", path,
+                             _line_of(text, where))
+    for key in ("failing", "setup"):
+        for i, c in enumerate(data[key]):
+            if c["function"] not in data["functions"]:
+                raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
+                                     f"baseline's functions", path, _line_of(text, [key, i]))
+    keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
+    return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
+                    keyed(data["failing"]), set(keyed(data["setup"])))

@@ -3,9 +3,9 @@
 
 One testsuite per target, one testcase per function.  A function with
 confirmed new failures gets one failure element listing each with its repro
-command; each flaky new failure is a flakyFailure (Surefire's element for a
-test that failed and then passed on a rerun); a function only one side ran
-is skipped."""
+command (and its flaky ones after them); in a function without, each flaky
+new failure is a flakyFailure (Surefire's element for a test that failed
+and then passed on a rerun); a function only one side ran is skipped."""
 import socket
 import time
 import xml.etree.ElementTree as ET
@@ -20,10 +20,17 @@ def _testcase(suite, result, function, confirmed, flaky):
     case = ET.SubElement(suite, "testcase", classname=result.target, name=function, time="0")
     if confirmed:
         kinds = sorted({n.outcome for n in confirmed})
+        how = "and on every rerun" if result.confirm else "(not run again: --confirm 0)"
         failure = ET.SubElement(case, "failure", type=" ".join(kinds),
-                                message=f"{len(confirmed)} new failing cases (passed in the "
-                                        f"baseline, fail now and on every rerun)")
+                                message=f"{len(confirmed)} new failing case"
+                                        f"{'s' if len(confirmed) != 1 else ''}: passed in the "
+                                        f"baseline, fail now {how}")
         failure.text = _text_of(result, confirmed)
+        if flaky:
+            # a flakyFailure says the test passed in the end: not here
+            failure.text += "also failing now, but not on every rerun (flaky):\n"
+            failure.text += _text_of(result, flaky)
+        return case
     for n in flaky:
         rerun = ET.SubElement(case, "flakyFailure", type=n.outcome,
                               message=f"{n.call()} case {n.case}: {n.described}, then "

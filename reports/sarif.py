@@ -51,8 +51,10 @@ def _uri(path):
 
 def _result(result, spec_path, n):
     path, line = _spec_location(spec_path, n.function)
+    again = (f"failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
+             else "was not run again (--confirm 0)")
     text = (f"{n.call()} (case {n.case}) now ends {n.described}; it passed in the baseline "
-            f"and failed {n.failures_on_rerun} of {len(n.reruns)} reruns. "
+            f"and {again}. "
             f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
     return dict(
         ruleId=n.outcome, ruleIndex=RULE_INDEX[n.outcome], level="error",

@@ -25,11 +25,14 @@ def link_flags(spec):
     a library listed first is found ahead of those after it."""
     flags = []
     for lib in spec.libraries:
-        own = spec_module.built_library(lib)
-        if own:
+        if "/" in lib:
+            own = spec_module.library_file(spec, lib)
             flags += [str(own), f"-Wl,-rpath,{own.parent}"]
-        else:
-            flags.append(f"-l:{lib}" if ".so" in lib else f"-l{lib}")
+            continue
+        # found through LD_LIBRARY_PATH, which test processes inherit
+        folder = spec_module.library_folder(lib)
+        flags += [f"-L{folder}"] * bool(folder)
+        flags.append(f"-l:{lib}" if ".so" in lib else f"-l{lib}")
     return flags
 
 

@@ -4,8 +4,10 @@ becomes a one-line message and exit code 2, never a traceback.
 Exit codes: the table in exitcodes.py."""
 import argparse
 import json
+import os
 import sys
 import time
+from pathlib import Path
 
 from . import build, emit_c, executor, repro, spec as specs, summary
 from .errors import TrebuchetError
@@ -118,7 +120,7 @@ def cmd_compare(args):
     from trebuchet.reports import compare
 
     result = compare.compare(args.dbs, args.target)
-    print(json.dumps(result.as_dict(), indent=1) if args.json else compare.as_text(result, args.all))
+    _say(json.dumps(result.as_dict(), indent=1) if args.json else compare.as_text(result, args.all))
     return Exit.REGRESSED if result.regressed else Exit.OK
 
 
@@ -127,7 +129,7 @@ def cmd_baseline(args):
 
     spec = specs.load(specs.find_spec(args.target))
     text = baseline.dumps(baseline.from_store(args.db, spec.target, args.target))
-    with open(args.out, "w") as out:
+    with open(_output(args.out), "w") as out:
         out.write(text)
     print(f"baseline of {spec.target} written to {args.out}")
     return Exit.OK
@@ -142,13 +144,16 @@ def cmd_gate(args):
 
     if args.emit_c:
         emit_c.check_destination(args.emit_c)
+    for path in (args.junit, args.sarif):
+        if path:
+            _output(path)
     result = gate.gate(args.db, args.baseline, args.confirm, args.target)
     if args.junit:
         junit.write(result, args.junit)
     if args.sarif:
         spec_path = specs.find_spec(result.spec)
         sarif.write(result, spec_path, version("trebuchet"), args.sarif)
-    print(gate.as_text(result))
+    _say(gate.as_text(result))
     if args.emit_c and result.confirmed:
         written = gate.emit_reproducers(result, args.emit_c)
         print(f"standalone C reproducers of {len(written)} confirmed new failures written to "
@@ -159,9 +164,31 @@ def cmd_gate(args):
 def cmd_merge(args):
     from trebuchet.reports import merge
 
-    target, _ = merge.merge(args.shards, args.out, args.target)
+    target, _ = merge.merge(args.shards, _output(args.out), args.target)
     print(f"merged {len(args.shards)} shards: {summary.line(args.out, target)}")
     return Exit.OK
+
+
+def _output(path):
+    """A file a command is to write: its folder is made if missing; a folder
+    in its place, or one that cannot be made, is a one-line error."""
+    path = Path(path)
+    if path.is_dir():
+        raise TrebuchetError("is a directory, not a file to write", path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TrebuchetError(f"cannot make its folder: {e.strerror}", path) from None
+    return path
+
+
+def _say(text):
+    """Prints a verdict's text.  A reader gone early (`| head`) changes no
+    exit code: the rest goes to /dev/null."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _split(text):
@@ -274,9 +301,14 @@ def _parser():
     cmp.add_argument("--json", action="store_true", help="print everything as JSON, every case")
     cmp.set_defaults(func=cmd_compare)
 
-    bl = sub.add_parser("baseline", help="write a target's newest finished run as a reviewable"
-                        " baseline for `trebuchet gate`")
-    bl.add_argument("--db", default="trebuchet.db")
+    bl = sub.add_parser(
+        "baseline", help="write a target's newest finished run as a reviewable baseline for"
+        " `trebuchet gate`",
+        description="Writes the newest finished run of the target as a baseline file to commit:"
+        " the run's parameters, per function its cases and rates, and every case that did not"
+        " pass, one per line, sorted, so that a pull request's diff of it reads case by case."
+        " The target is recorded as given, and the gate finds the spec by it again.")
+    bl.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     bl.add_argument("--target", required=True, help="a target name, or the path of a spec file")
     bl.add_argument("--out", required=True, help="the baseline file to write")
     bl.set_defaults(func=cmd_baseline)
@@ -288,9 +320,10 @@ def _parser():
         " baseline, case by case. A case failing now (ABORT or RESTART) that passed in the"
         " baseline is a new failure; each is run again --confirm times on its own, and only"
         " one that fails every time counts (the others are reported as flaky). Exit 1 when a"
-        " new failure is confirmed, 0 when none is, 2 when the run's seed, cap, dictionary"
-        " or spec differ from the baseline's.")
-    gt.add_argument("--db", default="trebuchet.db")
+        " new failure is confirmed, 0 when none is, 2 for bad input: the run's seed, cap,"
+        " dictionary or spec differ from the baseline's, the newest run holds one shard only,"
+        " or the baseline is malformed.")
+    gt.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     gt.add_argument("--baseline", required=True, help="the file `trebuchet baseline` wrote")
     gt.add_argument("--junit", metavar="FILE", help="write the verdict as JUnit XML")
     gt.add_argument("--sarif", metavar="FILE", help="write confirmed new failures as SARIF 2.1.0")

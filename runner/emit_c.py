@@ -69,8 +69,26 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     return ending(function, result)
 
 
+# Values that point into freed memory: what the call finds there depends on
+# the heap and on where the C library lies, which differ in this program
+# (the template's header says how).
+FREED_MEMORY = ("FILE:CLOSED", "Sfio_t:CLOSED")
+
+
+def _freed_memory(result):
+    return [v for v in result["values"] if v.endswith(":FREED") or v in FREED_MEMORY]
+
+
 def ending(function, result):
     """How the program ends when it reproduces the case."""
+    freed = _freed_memory(result)
+    if freed:
+        return (f"{_ending(function, result)}; but {', '.join(freed)} points into freed "
+                "memory, so it may end otherwise here (repro.c's header says why)")
+    return _ending(function, result)
+
+
+def _ending(function, result):
     outcome = result["outcome"]
     if outcome == "ABORT" and result["signal"] >= 0:
         return f"it dies of signal {result['signal']} ({signal_name(result['signal'])})"

@@ -129,7 +129,14 @@ def _rerun(result, plugin, timeout_ms):
 
 def _spec_for(spec_name, baseline):
     """The spec that runs the baseline's cases again: the one it was made with."""
-    spec = specs.load(specs.find_spec(spec_name))
+    try:
+        path = specs.find_spec(spec_name)
+    except TrebuchetError as e:
+        raise TrebuchetError(f"{e}; the baseline names its target '{spec_name}', as "
+                             f"`trebuchet baseline --target` was given it: run the gate from "
+                             f"the same folder, or name the spec with --target",
+                             baseline.path) from None
+    spec = specs.load(path)
     if spec.target != baseline.target or spec.digest != baseline.run["spec_digest"]:
         raise TrebuchetError(f"the spec {spec_name} is not the one the baseline was made "
                              f"with (target {spec.target}, digest {spec.digest}); "
@@ -200,52 +207,56 @@ def emit_reproducers(result, out_dir):
     return written
 
 
-def _listed(lines, total, what):
-    if total > len(lines):
-        lines.append(f"  ... and {total - len(lines)} more {what} (--junit and --sarif list"
-                     " every one)")
+def _plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _section(items, render, what, where):
+    """The lines of the first LIST_LIMIT items (render gives each its lines),
+    then how many more there are and where they all are."""
+    lines = [line for item in items[:LIST_LIMIT] for line in render(item)]
+    if len(items) > LIST_LIMIT:
+        lines.append(f"  ... and {len(items) - LIST_LIMIT} more {what} ({where})")
     return lines
 
 
 def as_text(r):
     """What the gate prints: a CI log's reader sees the verdict and, for each
     confirmed new failure, the command that reproduces it."""
-    cases = sum(r.compared.values())
     lines = [f"gate {r.target}: run {r.info.id} of {r.db} ({r.info.target_version}) against "
              f"{r.baseline.path} ({r.baseline.run['library']})",
-             f"compared {cases} cases in {len(r.compared)} functions; "
-             f"{r.still_failing} failing in both"]
+             f"compared {_plural(sum(r.compared.values()), 'case')} in "
+             f"{_plural(len(r.compared), 'function')}; {r.still_failing} failing in both"]
     if r.not_compared:
         lines.append(f"not compared (run by one side only): {', '.join(r.not_compared)}")
     if r.confirm:
         checked = f"each run again {'once' if r.confirm == 1 else f'{r.confirm} times'} on its own"
     else:
-        checked = "not run again (--confirm 0)"
-    lines.append(f"new failures: {len(r.new)} ({checked}): {len(r.confirmed)} confirmed, "
+        checked = "not run again, as --confirm 0 asks"
+    lines.append(f"new failures: {len(r.new)}, {checked}: {len(r.confirmed)} confirmed, "
                  f"{len(r.flaky)} flaky")
     if len(r.confirmed) > LIST_LIMIT:
         counts = collections.Counter(n.function for n in r.confirmed)
         lines.append("  by function: " + ", ".join(f"{f} {c}" for f, c in sorted(counts.items())))
-    for n in r.confirmed[:LIST_LIMIT]:
-        again = (f", failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns"
-                 if n.reruns else "")
-        lines += [f"  {n.call()} case {n.case}: {n.described}{again}",
-                  f"    {r.repro_command(n)}"]
-    _listed(lines, len(r.confirmed), "confirmed")
+    lines += _section(r.confirmed, lambda n: [
+        f"  {n.call()} case {n.case}: {n.described}"
+        + (f", failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
+           else ""),
+        f"    {r.repro_command(n)}"], "confirmed", "--junit and --sarif list every one")
     if r.confirmed:
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
     if r.flaky:
         lines.append("flaky new failures (did not fail every time again; not counted):")
-        lines += [f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns)}"
-                  for n in r.flaky[:LIST_LIMIT]]
-        _listed(lines, len(r.flaky), "flaky")
+        lines += _section(r.flaky, lambda n: [
+            f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns)}"],
+            "flaky", "--junit lists every one")
     if r.fixed:
-        lines.append(f"fixed: {len(r.fixed)} cases failed in the baseline and pass now; "
-                     f"`{r.baseline_command()}` updates the baseline")
-        lines += [f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"
-                  for c in r.fixed[:LIST_LIMIT]]
-        _listed(lines, len(r.fixed), "fixed")
-    lines.append(f"gate failed: {len(r.confirmed)} confirmed new failures" if r.failed else
-                 "gate passed: no confirmed new failure")
+        lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
+                     f"now; `{r.baseline_command()}` updates the baseline")
+        lines += _section(r.fixed, lambda c: [
+            f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"],
+            "fixed", "the updated baseline's diff shows every one")
+    lines.append(f"gate failed: {_plural(len(r.confirmed), 'confirmed new failure')}"
+                 if r.failed else "gate passed: no confirmed new failure")
     return "\n".join(lines)

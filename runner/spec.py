@@ -10,6 +10,7 @@ two libraries."""
 import dataclasses
 import hashlib
 import json
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -256,24 +257,43 @@ def _check(spec, data, lines):
         if not spec.source_path(source).is_file():
             fail(f"source file '{source}' not found in {spec.folder}", "sources", i)
     for i, lib in _stated(data, "libraries", spec.libraries):
-        own = built_library(lib)
-        if own and not own.is_file():
-            fail(f"library '{lib}' is not built (make build builds it)", "libraries", i)
-        if not own and not library_installed(lib):
-            fail(f"library '{lib}' is not installed", "libraries", i)
+        if "/" in lib and not library_file(spec, lib).is_file():
+            places = " nor ".join(str(p) for p in _library_places(spec, lib))
+            fail(f"library '{lib}' is not built: not at {places}", "libraries", i)
+        if "/" not in lib and not library_installed(lib):
+            fail(f"library '{lib}' is not installed (nor in a folder of LD_LIBRARY_PATH)",
+                 "libraries", i)
 
 
-def built_library(name):
-    """The path of a library the project builds itself, named by its path
-    from the project root (build/lib/librobust_sfio.so); None for others."""
-    return paths.ROOT / name if "/" in name else None
+def _library_places(spec, name):
+    """Where a library named by a path is looked for: beside the spec (or the
+    specs it extends), then in trebuchet's own folder, where its own builds go
+    (build/lib/librobust_sfio.so)."""
+    if Path(name).is_absolute():
+        return [Path(name)]
+    return [folder / name for folder in spec.include_dirs] + [paths.ROOT / name]
+
+
+def library_file(spec, name):
+    """The file of a library named by its path: the first place that holds it
+    (the first place, when none does)."""
+    places = _library_places(spec, name)
+    return next((p for p in places if p.is_file()), places[0]).resolve()
+
+
+def library_folder(name):
+    """The folder of LD_LIBRARY_PATH that holds a library named by its file
+    name, or None: how a user points trebuchet at a library not installed."""
+    filename = name if ".so" in name else f"lib{name}.so"
+    folders = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
+    return next((Path(d) for d in folders if (Path(d) / filename).exists()), None)
 
 
 def library_installed(name):
-    """True when the dynamic linker knows the library (a file name such as
+    """True when the dynamic linker finds the library (a file name such as
     libgvpr.so.2, or an -l name such as m)."""
     filename = name if ".so" in name else f"lib{name}.so"
-    return filename in _ldconfig_names() or any(
+    return filename in _ldconfig_names() or library_folder(name) is not None or any(
         (Path(d) / filename).exists() for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib",
                                                "/lib/x86_64-linux-gnu", "/usr/local/lib"))
 

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 import xmlschema
 
-from conftest import ROOT, datatype_values, query, trebuchet
+from conftest import ROOT, TREBUCHET, datatype_values, query, trebuchet
 
 DEMO_SPEC = "tests/demolib/demolib.yaml"
 DEMO_LIB = ROOT / "build/tests/demolib/libdemo.so"
@@ -210,3 +210,51 @@ def test_the_gate_writes_a_standalone_reproducer_of_each_confirmed_new_failure(d
     crashed = subprocess.run([str(first / "repro")], capture_output=True,
                              env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert crashed.returncode == -11, crashed.stderr  # SIGSEGV, as the gate saw
+
+
+def test_a_reader_that_stops_early_does_not_change_the_verdict(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    piped = subprocess.run(f"set -o pipefail; {TREBUCHET} gate --db {db} --baseline "
+                           f"{baseline} --confirm 0 | head -1", shell=True, cwd=ROOT,
+                           executable="/bin/bash", capture_output=True, text=True)
+    assert piped.returncode == 1, piped.stderr
+    assert piped.stdout.startswith("gate demolib:") and not piped.stderr
+
+
+def test_outputs_go_into_new_folders_and_a_folder_in_their_place_is_one_line(demolib_v1,
+                                                                            tmp_path):
+    db, baseline = demolib_v1
+    nested = tmp_path / "a" / "b"
+    trebuchet("baseline", "--db", db, "--target", DEMO_SPEC, "--out", nested / "x.baseline",
+              cwd=ROOT)
+    result = gate(db, nested / "x.baseline", "--junit", nested / "j.xml", "--sarif",
+                  tmp_path / "c" / "s.sarif")
+    assert result.returncode == 0 and (nested / "j.xml").is_file()
+    refused = gate(db, baseline, "--junit", tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == f"trebuchet: {tmp_path}: is a directory, not a file to write"
+
+
+def test_without_reruns_every_output_says_so(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    junit, sarif_path = tmp_path / "j.xml", tmp_path / "s.sarif"
+    result = gate(db, baseline, "--confirm", "0", "--junit", junit, "--sarif", sarif_path)
+    assert result.returncode == 1
+    assert "not run again, as --confirm 0 asks: 7 confirmed" in result.stdout
+    assert "not run again" in junit_valid(junit).find(".//failure").get("message")
+    results = json.loads(sarif_path.read_text())["runs"][0]["results"]
+    assert all("was not run again" in r["message"]["text"] for r in results)
+
+
+def test_a_baseline_listing_a_wrong_outcome_is_refused_at_its_line(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    lines = baseline.read_text().splitlines()
+    where = next(i for i, line in enumerate(lines) if '"outcome": "ABORT"' in line)
+    lines[where] = lines[where].replace('"ABORT"', '"ABROT"')
+    bad = tmp_path / "bad.baseline"
+    bad.write_text("\n".join(lines) + "\n")
+    result = gate(db, bad)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"trebuchet: {bad}:{where + 1}: failing/0/outcome: 'ABROT'")
