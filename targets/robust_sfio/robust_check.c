@@ -1,6 +1,8 @@
 /*
- * The remembered checks of robust_check.h.  Two memory ranges are kept, so
- * a copy loop (sfread into a buffer, sfwrite out of it) hits on both calls.
+ * The remembered checks of robust_check.h.  Eight memory ranges are kept,
+ * replaced in turn, so that a copy loop (sfread into a buffer, sfwrite out of
+ * it) hits on both calls, and so does a record loop that touches a line in
+ * SFIO's buffer, a buffer of its own and a format or two per record.
  */
 #include <string.h>
 
@@ -8,6 +10,7 @@
 #include "robust_memory.h"
 
 #define PAGE 4096u
+#define RANGES 8
 #define STRING_STEP ((size_t)64 << 10)  /* what one system call asks about a string */
 
 struct range {
@@ -19,8 +22,10 @@ struct range {
 struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
 uint64_t rs_memory_epoch;
 struct rs_counts rs_counts;
+Sfio_t rs_no_stream;
+struct rs_fast rs_fast = { &rs_no_stream, &rs_no_stream };
 
-static struct range ranges[2];
+static struct range ranges[RANGES];
 static unsigned next_range;
 
 int rs_stream_open_slow(const Sfio_t *f)
@@ -39,7 +44,7 @@ static const struct range *covering(uintptr_t start, size_t n, int want_write)
 {
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < RANGES; i++) {
 		const struct range *r = &ranges[i];
 
 		if (r->epoch == rs_memory_epoch && start >= r->start && start < r->end &&
@@ -51,7 +56,7 @@ static const struct range *covering(uintptr_t start, size_t n, int want_write)
 
 static void remember(uintptr_t start, uintptr_t end, int writable)
 {
-	struct range *r = &ranges[next_range++ & 1];
+	struct range *r = &ranges[next_range++ % RANGES];
 
 	r->start = start;
 	r->end = end;
@@ -121,4 +126,5 @@ void rs_forget(void)
 	memset(ranges, 0, sizeof(ranges));
 	rs_hot.stream = NULL;
 	rs_hot.generation = UINT64_MAX;
+	rs_fast_forget();
 }

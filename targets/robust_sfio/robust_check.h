@@ -10,9 +10,17 @@
  *   is trusted only while the generation is unchanged;
  * - memory unmapped or reprotected: the mapping epoch changes on every
  *   munmap, mprotect, pkey_mprotect, mremap, MAP_FIXED mmap, madvise, brk,
- *   sbrk, shmdt, free and realloc the program makes (robust_mapwatch.c);
- *   free and realloc count because malloc unmaps large blocks and trims its
- *   heap by system calls of its own that no wrapper sees.
+ *   sbrk and shmdt the program (or its allocator, through the PLT) makes,
+ *   and on every free and realloc that can take memory away by a system call
+ *   no wrapper sees (robust_mapwatch.c): with libgvpr.so.2's allocator none
+ *   can (it only uses sbrk); with glibc's, a free of a block outside the
+ *   break heap, a free that lowers the break, and every realloc; with any
+ *   other allocator, every free and realloc.
+ * - the in-line sfgetc and sfputc (robust_sfio.h) trust rs_fast's streams
+ *   with one comparison: a stream is put there only by the function itself
+ *   after its full check (open, and open for that direction), and every
+ *   real SFIO call (RS_CALL) and every stream gone forgets them, since SFIO
+ *   code is all that closes a stream or changes its mode.
  * A mapping changed by a raw syscall() or by another thread mid-call is not
  * seen; the checks are as thread-unsafe as this SFIO build.
  *
@@ -36,6 +44,22 @@ struct rs_hot {
 };
 extern struct rs_hot rs_hot;
 extern uint64_t rs_memory_epoch;
+
+/* The streams the in-line sfgetc and sfputc of robust_sfio.h may use with
+ * one comparison: the last stream sfgetc (sfputc) passed the full check on,
+ * still open and still readable (writable).  A cleared one is rs_no_stream,
+ * whose buffer pointers are all NULL, so the in-line test fails for it, for
+ * NULL and for every other pointer, and the function does the full check. */
+struct rs_fast {
+	Sfio_t *reader, *writer;
+};
+extern struct rs_fast rs_fast;
+extern Sfio_t rs_no_stream;
+
+static inline void rs_fast_forget(void)
+{
+	rs_fast.reader = rs_fast.writer = &rs_no_stream;
+}
 
 /* How often a check could not be answered from memory and was made in
  * full: what the tests and the benchmark read to see the cache work. */

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
 
@@ -49,17 +50,83 @@ WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice),
 WATCHED(int, brk, (void *addr), (addr), -1)
 WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1)
 WATCHED(int, shmdt, (const void *addr), (addr), -1)
-WATCHED(void *, realloc, (void *p, size_t n), (p, n), NULL)
+/* What the allocator behind free() and realloc() can take away by calls of
+ * its own that no wrapper here sees, decided once from where its free() is.
+ * libgvpr.so.2's allocator (which a program linked with it gets) asks for
+ * memory and gives it back only by sbrk() through the PLT, which is watched
+ * above: its free() takes nothing away unseen.  glibc's free() takes memory
+ * away unseen in two ways only: it unmaps a block that was mapped alone
+ * (never inside the break heap), and it trims the break heap's free top (the
+ * break goes down).  Any other allocator: every free() counts. */
+enum allocator { NOT_YET, OTHER, VMALLOC, GLIBC };
+
+extern void *__curbrk __attribute__((weak));  /* glibc's current break */
+static void *heap_floor;  /* the break when this library was loaded */
+
+__attribute__((constructor)) static void note_heap_floor(void)
+{
+	heap_floor = &__curbrk ? __curbrk : NULL;
+}
+
+static enum allocator allocator_of(void *fn)
+{
+	Dl_info info;
+	const char *name, *slash;
+
+	if (!fn || !dladdr(fn, &info) || !info.dli_fname)
+		return OTHER;
+	slash = strrchr(info.dli_fname, '/');
+	name = slash ? slash + 1 : info.dli_fname;
+	if (!strncmp(name, "libgvpr.so", 10))
+		return VMALLOC;
+	if (!strncmp(name, "libc.so", 7) && &__curbrk && heap_floor)
+		return GLIBC;
+	return OTHER;
+}
 
 void free(void *p)
 {
 	static void (*next_free)(void *);
+	static enum allocator allocator;
+	void *top;
 
-	rs_memory_epoch++;
-	if (!next_free)
+	if (!next_free) {
 		next_free = (void (*)(void *))next("free");
-	if (next_free)
+		allocator = allocator_of((void *)next_free);
+	}
+	if (!next_free) {
+		rs_memory_epoch++;  /* leaked, but the memory counts as gone */
+		return;
+	}
+	if (allocator == VMALLOC || !p) {
 		next_free(p);
+		return;
+	}
+	if (allocator != GLIBC || (char *)p < (char *)heap_floor || (char *)p >= (char *)__curbrk) {
+		rs_memory_epoch++;
+		next_free(p);
+		return;
+	}
+	top = __curbrk;
+	next_free(p);
+	if ((char *)__curbrk < (char *)top)
+		rs_memory_epoch++;
+}
+
+/* realloc() frees too, and glibc's may move a mapped block by mremap() of its
+ * own: only libgvpr.so.2's allocator's is left out of the epoch. */
+void *realloc(void *p, size_t n)
+{
+	static void *(*next_realloc)(void *, size_t);
+	static enum allocator allocator;
+
+	if (!next_realloc) {
+		next_realloc = (void *(*)(void *, size_t))next("realloc");
+		allocator = allocator_of((void *)next_realloc);
+	}
+	if (allocator != VMALLOC)
+		rs_memory_epoch++;
+	return next_realloc ? next_realloc(p, n) : NULL;
 }
 
 /* Only a fixed mapping can replace memory the program already uses. */

@@ -14,6 +14,7 @@
 #ifndef ROBUST_REAL_H
 #define ROBUST_REAL_H
 
+#include "robust_check.h"
 #include "sfio_abi.h"
 
 #define RS_REAL_FUNCTIONS(X) \
@@ -31,9 +32,12 @@ struct rs_real {
 extern struct rs_real rs_real;
 extern int rs_depth;
 
-/* Calls the real function, counting the depth while it runs. */
+/* Calls the real function, counting the depth while it runs.  SFIO code
+ * may close a stream or change its mode, so the in-line pair's trusted
+ * streams are forgotten first (robust_check.h). */
 #define RS_CALL(name, ...) ({ \
 	__typeof__(rs_real.name(__VA_ARGS__)) rs_result_; \
+	rs_fast_forget(); \
 	rs_depth++; \
 	rs_result_ = rs_real.name(__VA_ARGS__); \
 	rs_depth--; \

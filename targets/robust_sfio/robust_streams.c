@@ -34,6 +34,7 @@ static void gone(Sfio_t *f)
 {
 	unsigned standard = rs_standard_stream(f);
 
+	rs_fast_forget();
 	if (standard)
 		closed_standard |= standard;
 	else
