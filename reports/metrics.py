@@ -505,6 +505,7 @@ class Report:
     equivalents: list              # [PairSet] a target vs stdio, per equivalent pair
     hardening: list                # [PairSet] a target vs the build that extends it
     study: dict = field(default_factory=lambda: dict(STUDY))
+    bench: list = field(default_factory=list)  # [BenchRun] the newest of each store
     study_figures: list = field(init=False)  # [StudyFigure]
 
     def __post_init__(self):
@@ -531,7 +532,8 @@ class Report:
             parameters=[dict(target=t.target, function=f.name, **p.as_dict())
                         for t in self.targets for f in t.functions for p in f.params],
             pairs=[p.as_dict() for p in self.pairs],
-            hardened=[p.as_dict() for p in self.hardened])
+            hardened=[p.as_dict() for p in self.hardened],
+            bench=[b.as_dict() for b in self.bench])
 
 
 def _pairings(targets, equivalents_of):
@@ -564,7 +566,7 @@ def build_report(sources, equivalents_of):
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
     found_pairs, hardened = _pairings(targets, equivalents_of)
-    return Report(targets, found_pairs, hardened)
+    return Report(targets, found_pairs, hardened, bench=bench_runs(sources))
 
 
 @dataclass
@@ -760,8 +762,22 @@ class BenchRun:
         return sum(c.robust_over_stdio.median <= limit for c in self.stdio_comparable)
 
     @property
+    def stdio_comparable_count(self):
+        return len(self.stdio_comparable)
+
+    @property
     def study_configs(self):
         return sum(c.in_study for c in self.configs)
+
+    @property
+    def repetitions(self):
+        """The repetitions behind each median (those of SFIO's first)."""
+        return self.configs[0].libraries["sfio"].cpu.n if self.configs else 0
+
+    @property
+    def confidence_pct(self):
+        """The exact confidence of the intervals at that many repetitions."""
+        return 100 * self.configs[0].libraries["sfio"].cpu.coverage if self.configs else 0.0
 
     def as_dict(self):
         return dict(run=self.info, db=self.db, study=self.study,
@@ -771,7 +787,8 @@ class BenchRun:
                     best_robust_over_sfio=self.best_robust_over_sfio,
                     worst_robust_over_sfio=self.worst_robust_over_sfio,
                     mean_elapsed_robust_over_sfio=self.mean_elapsed_robust_over_sfio,
-                    stdio_comparable=len(self.stdio_comparable), within_stdio=self.within_stdio)
+                    stdio_comparable=self.stdio_comparable_count, within_stdio=self.within_stdio,
+                    repetitions=self.repetitions, confidence_pct=self.confidence_pct)
 
 
 def _config_order(benchmark, block):
