@@ -169,31 +169,45 @@ LIBRARY_BARS = {"stdio": dict(color="white", edgecolor="black", hatch="///"),
 LIBRARY_NAMES = {"stdio": "STDIO (glibc)", "sfio": "SFIO", "robust_sfio": "Robust SFIO"}
 
 
-def bench_figure(out, name, bench, measure, title, ylabel):
-    """Grouped bars, one group per benchmark configuration and one bar per
-    library: the median over the repetitions, with a whisker for its 95%
-    interval (the study's Figures 3 and 4)."""
-    configs = bench.configs
-    libs = [lib for lib in LIBRARY_BARS if any(lib in c.libraries for c in configs)]
+def _bench_panel(ax, configs, libs, measure):
+    """One panel of grouped bars; returns {library: [bar artists]}."""
     width = 0.8 / len(libs)
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * len(configs) + 2), 3.6), layout="constrained")
-    bars, whiskers = {}, {}
+    drawn = {}
     for i, lib in enumerate(libs):
         got = [getattr(c.libraries[lib], measure) if lib in c.libraries else None for c in configs]
         xs = [x + (i - (len(libs) - 1) / 2) * width for x in range(len(configs))]
-        heights = [g.median if g else 0.0 for g in got]
         errors = [[g.median - g.low if g else 0 for g in got],
                   [g.high - g.median if g else 0 for g in got]]
-        drawn = ax.bar(xs, heights, width, yerr=errors, capsize=2, label=LIBRARY_NAMES[lib],
-                       error_kw=dict(elinewidth=0.8), **LIBRARY_BARS[lib])
-        bars[lib] = [round(b.get_height(), 6) for b in drawn]
-        whiskers[lib] = [[round(g.low, 6), round(g.high, 6)] if g else None for g in got]
-    labels = [c.label for c in configs]
-    ax.set_xticks(range(len(configs)), labels, rotation=30, ha="right")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        drawn[lib] = ax.bar(xs, [g.median if g else 0.0 for g in got], width, yerr=errors,
+                            capsize=2, label=LIBRARY_NAMES[lib], error_kw=dict(elinewidth=0.8),
+                            **LIBRARY_BARS[lib])
+    ax.set_xticks(range(len(configs)), [c.label for c in configs], rotation=30, ha="right")
+    return drawn
+
+
+def bench_figure(out, name, bench, measure, title, ylabel):
+    """Grouped bars, one group per benchmark configuration and one bar per
+    library: the median over the repetitions, with a whisker for its 95%
+    interval (the study's Figures 3 and 4).  Our records benchmark gets a
+    panel and a scale of its own, so that it cannot flatten the study's."""
+    groups = [g for g in ([c for c in bench.configs if c.in_study],
+                          [c for c in bench.configs if not c.in_study]) if g]
+    libs = [lib for lib in LIBRARY_BARS if any(lib in c.libraries for c in bench.configs)]
+    fig, axes = plt.subplots(1, len(groups), squeeze=False, layout="constrained",
+                             figsize=(max(6.0, 0.75 * len(bench.configs) + 3), 3.6),
+                             gridspec_kw=dict(width_ratios=[len(g) + 0.5 for g in groups]))
+    bars, whiskers = {lib: [] for lib in libs}, {lib: [] for lib in libs}
+    for ax, configs in zip(axes[0], groups):
+        for lib, drawn in _bench_panel(ax, configs, libs, measure).items():
+            bars[lib] += [round(b.get_height(), 6) for b in drawn]
+            whiskers[lib] += [[round(getattr(c.libraries[lib], measure).low, 6),
+                               round(getattr(c.libraries[lib], measure).high, 6)]
+                              if lib in c.libraries else None for c in configs]
+    axes[0][0].set_ylabel(ylabel)
+    axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
+    fig.suptitle(title, fontsize=9)
     files = _save(fig, out, name)
+    labels = [c.label for g in groups for c in g]
     return dict(files=files, labels=labels, title=title, bars=bars, whiskers=whiskers)
 
 

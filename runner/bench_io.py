@@ -34,19 +34,20 @@ UNBLOCKED = ("getc", "putc", "records")   # byte and record benchmarks: no block
 READS_INPUT = ("copyrw", "getc", "read", "revrd", "seekrw", "records")
 MiB = 1 << 20
 
-# Default file sizes (MiB), measured on the project's 2-core build machine
-# with a warm page cache: the size at which the cheapest library spends
-# about 1.5 s of usr+sys on the configuration, so that every measurement
-# is well above the clock's resolution.  A warm read costs the kernel a
-# copy per block, so the read benchmarks need several GiB where the study
-# (cold, on 2001 disks) used 1000 MB for blocks and 250 MB for bytes.
+# Default file sizes (MiB): at each, the cheapest library spends about
+# 1.5 s of usr+sys on the configuration with a warm page cache, as measured
+# on the project's 2-core build machine (5 repetitions at 128 MiB, scaled),
+# so that every measurement stands well above the clock's resolution.  A
+# warm read costs the kernel one copy per block, so the read benchmarks
+# need several GiB where the study (cold, on 2001 disks) used 1000 MB for
+# blocks and 250 MB for bytes.
 DEFAULT_SIZE_MIB = {
-    ("copyrw", 8192): 768, ("copyrw", 757): 1024,
-    ("read", 8192): 8192, ("read", 757): 4096,
+    ("copyrw", 8192): 1536, ("copyrw", 757): 1536,
+    ("read", 8192): 8192, ("read", 757): 6144,
     ("revrd", 8192): 6144, ("revrd", 757): 1536,
-    ("seekrw", 8192): 2048, ("seekrw", 757): 256,
-    ("write", 8192): 1024, ("write", 757): 1024,
-    ("getc", 0): 1536, ("putc", 0): 512, ("records", 0): 256,
+    ("seekrw", 8192): 3072, ("seekrw", 757): 384,
+    ("write", 8192): 2048, ("write", 757): 2048,
+    ("getc", 0): 1024, ("putc", 0): 768, ("records", 0): 256,
 }
 FALLBACK_SIZE_MIB = 1024   # a block size with no measured default
 DROP_CACHES = Path("/proc/sys/vm/drop_caches")
@@ -127,12 +128,17 @@ class Outcome:
     said: str       # the line the program printed
 
 
+def _discard(scratch, library):
+    """Removes a run's output file once it is done with: its dirty pages
+    go with it, so that no later run pays for writing them back, and the
+    disk holds one output at a time."""
+    (scratch / f"out-{library}").unlink(missing_ok=True)
+
+
 def run_once(library, config, scratch, input_path):
     """One run of the benchmark program, timed: its rusage and wall clock."""
     output = scratch / f"out-{library}"
     said, errors = scratch / f"said-{library}", scratch / f"errors-{library}"
-    if output.exists():
-        output.unlink()   # each run writes a new file, as the first did
     argv = [str(program(library)), config.benchmark, str(config.block or 1), str(input_path),
             str(output), str(config.size_bytes)]
     actions = [(os.POSIX_SPAWN_OPEN, 1, str(said), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
@@ -173,6 +179,7 @@ def warm_up(configs, libraries, scratch, input_path, show):
             outcome = run_once(library, config, scratch, input_path)
             estimate[config.label, library] = outcome.elapsed
             seen[library] = (outcome.said, _digest(scratch / f"out-{library}"))
+            _discard(scratch, library)
         if len(set(seen.values())) > 1:
             raise _Failed(f"{config.label}: the libraries did not do the same work: " +
                           "; ".join(f"{lib} printed '{s}'" for lib, (s, _) in seen.items()))
@@ -225,6 +232,7 @@ def measure(store, configs, libraries, repeat, cold, scratch, input_path, progre
                 if cold:
                     drop_caches()
                 outcome = run_once(library, config, scratch, input_path)
+                _discard(scratch, library)
                 sequence += 1
                 left -= estimate[config.label, library]
                 store.add(dict(benchmark=config.benchmark, block=config.block, library=library,
