@@ -262,7 +262,13 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
         if needed:
             progress.show(f"writing a {max(needed) / MiB:.0f} MiB input file")
             make_input(input_path, max(needed))
-        measure(store, configs, libraries, repeat, cold, scratch, input_path, progress)
+        try:
+            measure(store, configs, libraries, repeat, cold, scratch, input_path, progress)
+        except KeyboardInterrupt:
+            progress.done()
+            print(f"trebuchet: bench io stopped; what it measured is stored in {db} as run"
+                  f" {store.run}, unfinished (reports read finished runs only)", file=sys.stderr)
+            raise
         store.finish()
         return store.run
     finally:

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import build, emit_c, executor, repro, spec as specs, summary
+from . import bench_io, build, emit_c, executor, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -171,8 +171,6 @@ def cmd_merge(args):
 
 def cmd_bench_io(args):
     from trebuchet.reports import metrics, store
-
-    from . import bench_io
 
     started = time.monotonic()
     run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
@@ -389,15 +387,15 @@ def _parser():
 
     bn = sub.add_parser("bench", help="performance benchmarks (io: the study's I/O benchmarks)")
     suites = bn.add_subparsers(dest="suite", required=True)
-    from .bench_io import BENCHMARKS
     io = suites.add_parser(
         "io", help="the study's I/O benchmarks on stdio, SFIO and Robust SFIO",
         description="Runs the reference study's I/O benchmarks (copyrw, getc, putc, read, revrd,"
         " seekrw, write; the block ones at each --blocks size) and records, one program built"
         " once per library, on stdio, SFIO and Robust SFIO, interleaved in every repetition."
         " Stores usr, sys and elapsed seconds of every run; prints medians with 95% intervals.")
-    io.add_argument("--benchmarks", type=_names(BENCHMARKS), default=list(BENCHMARKS),
-                    help=f"comma-separated (default all: {','.join(BENCHMARKS)})")
+    io.add_argument("--benchmarks", type=_names(bench_io.BENCHMARKS),
+                    default=list(bench_io.BENCHMARKS),
+                    help=f"comma-separated (default all: {','.join(bench_io.BENCHMARKS)})")
     io.add_argument("--blocks", type=_blocks, default=[8192, 757],
                     help="block sizes in bytes of the block benchmarks (default 8192,757)")
     io.add_argument("--size-mib", type=_bounded(int, 1, 1 << 20),
