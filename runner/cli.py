@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench_io, build, emit_c, executor, repro, spec as specs, summary
+from . import bench_io, bench_text, build, emit_c, executor, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -176,7 +176,7 @@ def cmd_bench_io(args):
     run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
                        args.cold, sys.stderr.isatty())
     bench = metrics.bench_summary(store.connect(args.db), run, args.db)
-    print(bench_io.as_text(bench))
+    print(bench_text.as_text(bench))
     print(f"bench io: run {run}, {len(bench.configs)} configurations x 3 libraries x "
           f"{args.repeat} repetitions in {time.monotonic() - started:.0f} s, stored in {args.db}")
     return Exit.OK
