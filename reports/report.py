@@ -26,7 +26,7 @@ def equivalents_of(target):
 def build(dbs):
     conns = {str(db): store.connect(db) for db in dbs}
     report = metrics.build_report([(c, db) for db, c in conns.items()], equivalents_of)
-    if not report.targets:
+    if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
 

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import build, emit_c, executor, repro, spec as specs, summary
+from . import bench_io, bench_text, build, emit_c, executor, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -169,6 +169,19 @@ def cmd_merge(args):
     return Exit.OK
 
 
+def cmd_bench_io(args):
+    from trebuchet.reports import metrics, store
+
+    started = time.monotonic()
+    run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
+                       args.cold, sys.stderr.isatty())
+    bench = metrics.bench_summary(store.connect(args.db), run, args.db)
+    print(bench_text.as_text(bench))
+    print(f"bench io: run {run}, {len(bench.configs)} configurations x 3 libraries x "
+          f"{args.repeat} repetitions in {time.monotonic() - started:.0f} s, stored in {args.db}")
+    return Exit.OK
+
+
 def _output(path):
     """A file a command is to write: its folder is made if missing; a folder
     in its place, or one that cannot be made, is a one-line error."""
@@ -219,6 +232,30 @@ def _bounded(kind, low, high=None, low_open=False):
                                              f"number {wanted}, not '{text}'")
         return value
     return convert
+
+
+def _names(known):
+    """An argparse type: a comma-separated selection from known, in known's
+    order, each once."""
+    def convert(text):
+        names = [n for n in text.split(",") if n]
+        unknown = [n for n in names if n not in known]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                f"wants some of {','.join(known)}, not '{','.join(unknown) or text}'")
+        return [n for n in known if n in names]
+    return convert
+
+
+def _blocks(text):
+    """An argparse type: comma-separated block sizes in bytes, each 1 to 16 MiB."""
+    sizes = []
+    for part in text.split(","):
+        if not part.isdigit() or not 1 <= int(part) <= 1 << 24:
+            raise argparse.ArgumentTypeError(
+                f"wants block sizes in bytes (1 to {1 << 24}), comma-separated, not '{text}'")
+        sizes.append(int(part))
+    return list(dict.fromkeys(sizes))
 
 
 def _shard(text):
@@ -347,6 +384,29 @@ def _parser():
     mg.add_argument("--target", help="the target (needed when the stores hold shard runs"
                     " of several)")
     mg.set_defaults(func=cmd_merge)
+
+    bn = sub.add_parser("bench", help="performance benchmarks (io: the study's I/O benchmarks)")
+    suites = bn.add_subparsers(dest="suite", required=True)
+    io = suites.add_parser(
+        "io", help="the study's I/O benchmarks on stdio, SFIO and Robust SFIO",
+        description="Runs the reference study's I/O benchmarks (copyrw, getc, putc, read, revrd,"
+        " seekrw, write; the block ones at each --blocks size) and records, one program built"
+        " once per library, on stdio, SFIO and Robust SFIO, interleaved in every repetition."
+        " Stores usr, sys and elapsed seconds of every run; prints medians with 95% intervals.")
+    io.add_argument("--benchmarks", type=_names(bench_io.BENCHMARKS),
+                    default=list(bench_io.BENCHMARKS),
+                    help=f"comma-separated (default all: {','.join(bench_io.BENCHMARKS)})")
+    io.add_argument("--blocks", type=_blocks, default=[8192, 757],
+                    help="block sizes in bytes of the block benchmarks (default 8192,757)")
+    io.add_argument("--size-mib", type=_bounded(int, 1, 1 << 20),
+                    help="every file's size in MiB (default: per benchmark, what takes"
+                    " about 1.5 s of CPU on a warm cache)")
+    io.add_argument("--repeat", type=_bounded(int, 1, 1000), default=10,
+                    help="repetitions, each running every library once (default 10)")
+    io.add_argument("--cold", action="store_true",
+                    help="drop the page cache before each run (root only)")
+    io.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
+    io.set_defaults(func=cmd_bench_io)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     ex.add_argument("--db", default="trebuchet.db")

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -60,4 +60,36 @@ CREATE TABLE IF NOT EXISTS results (
     channel_damaged INTEGER NOT NULL DEFAULT 0, -- the call scribbled on the result record
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
+);
+
+-- One `trebuchet bench io`: the study's I/O benchmarks, each run on every
+-- library in every repetition.
+CREATE TABLE IF NOT EXISTS bench_runs (
+    id              INTEGER PRIMARY KEY,
+    suite           TEXT    NOT NULL DEFAULT 'io',
+    host            TEXT    NOT NULL,
+    harness_version TEXT    NOT NULL,
+    libraries       TEXT    NOT NULL,   -- comma-separated, e.g. "stdio,sfio,robust_sfio"
+    benchmarks      TEXT    NOT NULL,   -- comma-separated selection
+    blocks          TEXT    NOT NULL,   -- comma-separated block sizes of the block benchmarks
+    size_mib        INTEGER,            -- every file's size, or NULL: each benchmark's default
+    repeat          INTEGER NOT NULL,   -- repetitions; each runs every library once
+    cold            INTEGER NOT NULL,   -- 1: page cache dropped before each measurement
+    started         TEXT    NOT NULL,   -- UTC, ISO 8601
+    finished        TEXT                -- NULL until every measurement is stored
+);
+
+-- One measurement: one benchmark at one block size on one library, once.
+CREATE TABLE IF NOT EXISTS bench_results (
+    run_id      INTEGER NOT NULL REFERENCES bench_runs(id),
+    benchmark   TEXT    NOT NULL,   -- copyrw, getc, putc, read, revrd, seekrw, write, records
+    block       INTEGER NOT NULL,   -- bytes per transfer; 0 for byte and record benchmarks
+    library     TEXT    NOT NULL,   -- stdio, sfio, robust_sfio
+    repetition  INTEGER NOT NULL,   -- 1..repeat
+    sequence    INTEGER NOT NULL,   -- order of the measurement within the run, from 1
+    size_bytes  INTEGER NOT NULL,   -- bytes the benchmark moved through its file
+    usr_s       REAL    NOT NULL,   -- user CPU seconds of the benchmark process (rusage)
+    sys_s       REAL    NOT NULL,   -- system CPU seconds of the benchmark process
+    elapsed_s   REAL    NOT NULL,   -- wall-clock seconds from its start to its reaping
+    PRIMARY KEY (run_id, benchmark, block, library, repetition)
 );
