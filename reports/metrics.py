@@ -762,6 +762,11 @@ class BenchRun:
         return sum(c.robust_over_stdio.median <= limit for c in self.stdio_comparable)
 
     @property
+    def ours(self):
+        """The configurations that are ours, not the study's (records)."""
+        return [c for c in self.configs if not c.in_study]
+
+    @property
     def stdio_comparable_count(self):
         return len(self.stdio_comparable)
 
