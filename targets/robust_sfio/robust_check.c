@@ -3,6 +3,13 @@
  * replaced in turn, so that a copy loop (sfread into a buffer, sfwrite out of
  * it) hits on both calls, and so does a record loop that touches a line in
  * SFIO's buffer, a buffer of its own and a format or two per record.
+ *
+ * A range is remembered whole pages wide: the kernel grants and takes away
+ * access a page at a time, so a byte that passed proves its whole page, and
+ * the next line in SFIO's buffer or the next block the allocator hands out
+ * in the same pages hits.  A range that touches or overlaps one of the same
+ * access and epoch is merged into it, so memory walked through page by page
+ * (a buffer, a growing heap) stays one range.
  */
 #include <string.h>
 
@@ -35,9 +42,18 @@ int rs_stream_open_slow(const Sfio_t *f)
 		errno = EBADF;
 		return 0;
 	}
-	rs_hot.stream = f;
-	rs_hot.generation = rs_registry_generation;
+	if (rs_hot.generation != rs_registry_generation) {
+		rs_hot.stream[0] = NULL;
+		rs_hot.generation = rs_registry_generation;
+	}
+	rs_hot.stream[1] = rs_hot.stream[0];
+	rs_hot.stream[0] = f;
 	return 1;
+}
+
+static size_t smaller(size_t a, size_t b)
+{
+	return a < b ? a : b;
 }
 
 static const struct range *covering(uintptr_t start, size_t n, int want_write)
@@ -54,10 +70,33 @@ static const struct range *covering(uintptr_t start, size_t n, int want_write)
 	return NULL;
 }
 
+/* The pages holding [start, end), end > start; an end past the last page
+ * stays at the top of the address space. */
+static void round_to_pages(uintptr_t *start, uintptr_t *end)
+{
+	uintptr_t page = rs_memory_page_size();
+
+	*start &= ~(page - 1);
+	if (*end <= UINTPTR_MAX - (page - 1))
+		*end = (*end + page - 1) & ~(page - 1);
+}
+
 static void remember(uintptr_t start, uintptr_t end, int writable)
 {
-	struct range *r = &ranges[next_range++ % RANGES];
+	struct range *r;
+	int i;
 
+	round_to_pages(&start, &end);
+	for (i = 0; i < RANGES; i++) {
+		r = &ranges[i];
+		if (r->epoch == rs_memory_epoch && r->writable == writable &&
+		    start <= r->end && r->start <= end) {
+			r->start = smaller(r->start, start);
+			r->end = r->end > end ? r->end : end;
+			return;
+		}
+	}
+	r = &ranges[next_range++ % RANGES];
 	r->start = start;
 	r->end = end;
 	r->writable = writable;
@@ -77,11 +116,6 @@ int rs_buffer_ok(const void *p, size_t n, int want_write)
 	}
 	remember(start, start + n, want_write);
 	return 1;
-}
-
-static size_t smaller(size_t a, size_t b)
-{
-	return a < b ? a : b;
 }
 
 int rs_string_ok_within(const char *s, size_t max)
@@ -124,7 +158,7 @@ int rs_string_ok_within(const char *s, size_t max)
 void rs_forget(void)
 {
 	memset(ranges, 0, sizeof(ranges));
-	rs_hot.stream = NULL;
+	rs_hot.stream[0] = rs_hot.stream[1] = NULL;
 	rs_hot.generation = UINT64_MAX;
 	rs_fast_forget();
 }

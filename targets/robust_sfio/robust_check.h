@@ -4,6 +4,10 @@
  * checks are remembered, and a call that asks again about the same stream or
  * memory skips the work while nothing that could invalidate them happened.
  *
+ * Two streams are remembered, and eight memory ranges; a range is widened to
+ * the pages it lies in, because the kernel grants and takes away access a
+ * page at a time, so a byte that passed proves its page and nothing beyond.
+ *
  * What makes a remembered check stale, and how it is seen:
  * - stream closed or swapped away: the registry's generation changes on
  *   every removal (sfclose, sfswap to a new stream), so a remembered stream
@@ -37,9 +41,11 @@
 #include "robust_registry.h"
 #include "sfio_abi.h"
 
-/* The stream found open most recently, and the generation it was found in. */
+/* The two streams found open most recently (a program reading one stream
+ * and writing another alternates between them), and the generation they
+ * were found in: a new generation forgets both. */
 struct rs_hot {
-	const Sfio_t *stream;
+	const Sfio_t *stream[2];
 	uint64_t generation;
 };
 extern struct rs_hot rs_hot;
@@ -71,10 +77,11 @@ extern struct rs_counts rs_counts;
 
 int rs_stream_open_slow(const Sfio_t *f);
 
-/* f is the stream last found open, and no stream was closed since. */
+/* f is one of the streams last found open, and no stream was closed since. */
 static inline int rs_stream_remembered(const Sfio_t *f)
 {
-	return f == rs_hot.stream && rs_hot.generation == rs_registry_generation;
+	return (f == rs_hot.stream[0] || f == rs_hot.stream[1]) &&
+	       rs_hot.generation == rs_registry_generation;
 }
 
 /* f is a stream this library knows to be open. */
