@@ -103,6 +103,11 @@ static void remember(uintptr_t start, uintptr_t end, int writable)
 	r->epoch = rs_memory_epoch;
 }
 
+int rs_memory_remembered(const void *p, size_t n)
+{
+	return covering((uintptr_t)p, n, 0) != NULL;
+}
+
 int rs_buffer_ok(const void *p, size_t n, int want_write)
 {
 	uintptr_t start = (uintptr_t)p;

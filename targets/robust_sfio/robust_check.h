@@ -112,6 +112,11 @@ static inline int rs_stream_or_null(const Sfio_t *f)
 /* The n bytes at p can be read (and written, when want_write). */
 int rs_buffer_ok(const void *p, size_t n, int want_write);
 
+/* The n bytes at p (n >= 1) passed a read check that is still remembered:
+ * an answer without asking the kernel, for callers that keep results of
+ * their own that hold only while the memory does (robust_format.c). */
+int rs_memory_remembered(const void *p, size_t n);
+
 /* s can be read through its NUL, or through max bytes if that comes first
  * (printf's %.Ns reads no further). */
 int rs_string_ok_within(const char *s, size_t max);

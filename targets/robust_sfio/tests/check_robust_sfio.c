@@ -231,6 +231,36 @@ START_TEST(a_check_proves_its_pages_and_no_more)
 }
 END_TEST
 
+/* A printf format is parsed once and kept, but its arguments are checked on
+ * every call, and a kept format whose bytes changed or whose memory went
+ * away is not trusted from memory. */
+START_TEST(a_kept_format_is_checked_again_when_it_changes)
+{
+	Sfio_t *f = scratch("w");
+	char *page = pages(1), many[64] = "";
+	int i;
+
+	strcpy(page, "%d %s\n");
+	ck_assert_int_eq(sfprintf(f, page, 1, "one"), 6);
+	ck_assert_int_eq(sfprintf(f, page, 2, "two"), 6);  /* kept */
+	ck_refused(sfprintf(f, page, 3, (char *)1), -1, EFAULT);
+	strcpy(page, "%s %d\n");  /* the same pointer, other conversions */
+	ck_refused(sfprintf(f, page, (char *)1, "x"), -1, EFAULT);
+	strcpy(page, "%d %!\n");
+	ck_refused(sfprintf(f, page, 5), -1, EINVAL);
+	strcpy(page, "%d\n");
+	ck_assert_int_eq(sfprintf(f, page, 6), 2);
+	munmap(page, 4096);
+	ck_refused(sfprintf(f, page, 7), -1, EFAULT);
+	for (i = 0; i < 20; i++)  /* more conversions than are kept */
+		strcat(many, "%d");
+	strcat(many, "%s");
+	ck_refused(sfprintf(f, many, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+			    18, 19, (char *)1), -1, EFAULT);
+	sfclose(f);
+}
+END_TEST
+
 /* A free() counts only when it can take memory away by a call no wrapper
  * sees (robust_mapwatch.c); libgvpr.so.2's allocator, which this program
  * gets, gives memory back only by a watched sbrk(), so freeing other memory
@@ -333,6 +363,7 @@ int main(void)
 	tcase_add_test(t, streams_sfio_closes_itself_are_forgotten);
 	tcase_add_test(t, two_streams_in_turn_are_looked_up_once);
 	tcase_add_test(t, a_check_proves_its_pages_and_no_more);
+	tcase_add_test(t, a_kept_format_is_checked_again_when_it_changes);
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);
