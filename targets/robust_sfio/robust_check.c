@@ -23,7 +23,6 @@
 struct range {
 	uintptr_t start, end;  /* [start, end) passed the check */
 	int writable;
-	uint64_t epoch;        /* rs_memory_epoch when it did */
 };
 
 struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
@@ -32,8 +31,10 @@ struct rs_counts rs_counts;
 Sfio_t rs_no_stream;
 struct rs_fast rs_fast = { &rs_no_stream, &rs_no_stream };
 
+/* ranges[0, used) passed in epoch ranges_epoch; a new epoch empties them all */
 static struct range ranges[RANGES];
-static unsigned next_range;
+static unsigned used, next_range;
+static uint64_t ranges_epoch;
 
 int rs_stream_open_slow(const Sfio_t *f)
 {
@@ -58,13 +59,15 @@ static size_t smaller(size_t a, size_t b)
 
 static const struct range *covering(uintptr_t start, size_t n, int want_write)
 {
-	int i;
+	unsigned i;
 
-	for (i = 0; i < RANGES; i++) {
+	if (ranges_epoch != rs_memory_epoch)
+		return NULL;
+	for (i = 0; i < used; i++) {
 		const struct range *r = &ranges[i];
 
-		if (r->epoch == rs_memory_epoch && start >= r->start && start < r->end &&
-		    n <= r->end - start && r->writable >= want_write)
+		if (start - r->start < r->end - r->start && n <= r->end - start &&
+		    r->writable >= want_write)
 			return r;
 	}
 	return NULL;
@@ -84,23 +87,25 @@ static void round_to_pages(uintptr_t *start, uintptr_t *end)
 static void remember(uintptr_t start, uintptr_t end, int writable)
 {
 	struct range *r;
-	int i;
+	unsigned i;
 
 	round_to_pages(&start, &end);
-	for (i = 0; i < RANGES; i++) {
+	if (ranges_epoch != rs_memory_epoch) {
+		used = 0;
+		ranges_epoch = rs_memory_epoch;
+	}
+	for (i = 0; i < used; i++) {
 		r = &ranges[i];
-		if (r->epoch == rs_memory_epoch && r->writable == writable &&
-		    start <= r->end && r->start <= end) {
+		if (r->writable == writable && start <= r->end && r->start <= end) {
 			r->start = smaller(r->start, start);
 			r->end = r->end > end ? r->end : end;
 			return;
 		}
 	}
-	r = &ranges[next_range++ % RANGES];
+	r = &ranges[used < RANGES ? used++ : next_range++ % RANGES];
 	r->start = start;
 	r->end = end;
 	r->writable = writable;
-	r->epoch = rs_memory_epoch;
 }
 
 int rs_memory_remembered(const void *p, size_t n)
@@ -163,6 +168,7 @@ int rs_string_ok_within(const char *s, size_t max)
 void rs_forget(void)
 {
 	memset(ranges, 0, sizeof(ranges));
+	used = 0;
 	rs_hot.stream[0] = rs_hot.stream[1] = NULL;
 	rs_hot.generation = UINT64_MAX;
 	rs_fast_forget();
