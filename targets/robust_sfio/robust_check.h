@@ -25,6 +25,10 @@
  *   after its full check (open, and open for that direction), and every
  *   real SFIO call (RS_CALL) and every stream gone forgets them, since SFIO
  *   code is all that closes a stream or changes its mode.
+ * - a printf format kept parsed (robust_format.c, four of them): used again
+ *   only for the same pointer, while its bytes through the NUL lie in a
+ *   remembered readable range, and only if they are still the bytes it was
+ *   parsed from; its arguments are checked on every call.
  * A mapping changed by a raw syscall() or by another thread mid-call is not
  * seen; the checks are as thread-unsafe as this SFIO build.
  *
