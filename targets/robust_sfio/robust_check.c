@@ -3,6 +3,13 @@
  * replaced in turn, so that a copy loop (sfread into a buffer, sfwrite out of
  * it) hits on both calls, and so does a record loop that touches a line in
  * SFIO's buffer, a buffer of its own and a format or two per record.
+ *
+ * A range is remembered whole pages wide: the kernel grants and takes away
+ * access a page at a time, so a byte that passed proves its whole page, and
+ * the next line in SFIO's buffer or the next block the allocator hands out
+ * in the same pages hits.  A range that touches or overlaps one of the same
+ * access and epoch is merged into it, so memory walked through page by page
+ * (a buffer, a growing heap) stays one range.
  */
 #include <string.h>
 
@@ -16,7 +23,6 @@
 struct range {
 	uintptr_t start, end;  /* [start, end) passed the check */
 	int writable;
-	uint64_t epoch;        /* rs_memory_epoch when it did */
 };
 
 struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
@@ -25,8 +31,10 @@ struct rs_counts rs_counts;
 Sfio_t rs_no_stream;
 struct rs_fast rs_fast = { &rs_no_stream, &rs_no_stream };
 
+/* ranges[0, used) passed in epoch ranges_epoch; a new epoch empties them all */
 static struct range ranges[RANGES];
-static unsigned next_range;
+static unsigned used, next_range;
+static uint64_t ranges_epoch;
 
 int rs_stream_open_slow(const Sfio_t *f)
 {
@@ -35,33 +43,74 @@ int rs_stream_open_slow(const Sfio_t *f)
 		errno = EBADF;
 		return 0;
 	}
-	rs_hot.stream = f;
-	rs_hot.generation = rs_registry_generation;
+	if (rs_hot.generation != rs_registry_generation) {
+		rs_hot.stream[0] = NULL;
+		rs_hot.generation = rs_registry_generation;
+	}
+	rs_hot.stream[1] = rs_hot.stream[0];
+	rs_hot.stream[0] = f;
 	return 1;
+}
+
+static size_t smaller(size_t a, size_t b)
+{
+	return a < b ? a : b;
 }
 
 static const struct range *covering(uintptr_t start, size_t n, int want_write)
 {
-	int i;
+	unsigned i;
 
-	for (i = 0; i < RANGES; i++) {
+	if (ranges_epoch != rs_memory_epoch)
+		return NULL;
+	for (i = 0; i < used; i++) {
 		const struct range *r = &ranges[i];
 
-		if (r->epoch == rs_memory_epoch && start >= r->start && start < r->end &&
-		    n <= r->end - start && r->writable >= want_write)
+		if (start - r->start < r->end - r->start && n <= r->end - start &&
+		    r->writable >= want_write)
 			return r;
 	}
 	return NULL;
 }
 
+/* The pages holding [start, end), end > start; an end past the last page
+ * stays at the top of the address space. */
+static void round_to_pages(uintptr_t *start, uintptr_t *end)
+{
+	uintptr_t page = rs_memory_page_size();
+
+	*start &= ~(page - 1);
+	if (*end <= UINTPTR_MAX - (page - 1))
+		*end = (*end + page - 1) & ~(page - 1);
+}
+
 static void remember(uintptr_t start, uintptr_t end, int writable)
 {
-	struct range *r = &ranges[next_range++ % RANGES];
+	struct range *r;
+	unsigned i;
 
+	round_to_pages(&start, &end);
+	if (ranges_epoch != rs_memory_epoch) {
+		used = 0;
+		ranges_epoch = rs_memory_epoch;
+	}
+	for (i = 0; i < used; i++) {
+		r = &ranges[i];
+		if (r->writable == writable && start <= r->end && r->start <= end) {
+			r->start = smaller(r->start, start);
+			r->end = r->end > end ? r->end : end;
+			return;
+		}
+	}
+	r = &ranges[used < RANGES ? used++ : next_range++ % RANGES];
 	r->start = start;
 	r->end = end;
 	r->writable = writable;
-	r->epoch = rs_memory_epoch;
+}
+
+int rs_memory_remembered(const void *p, size_t n)
+{
+	return covering((uintptr_t)p, n, 0) != NULL;
 }
 
 int rs_buffer_ok(const void *p, size_t n, int want_write)
@@ -77,11 +126,6 @@ int rs_buffer_ok(const void *p, size_t n, int want_write)
 	}
 	remember(start, start + n, want_write);
 	return 1;
-}
-
-static size_t smaller(size_t a, size_t b)
-{
-	return a < b ? a : b;
 }
 
 int rs_string_ok_within(const char *s, size_t max)
@@ -124,7 +168,8 @@ int rs_string_ok_within(const char *s, size_t max)
 void rs_forget(void)
 {
 	memset(ranges, 0, sizeof(ranges));
-	rs_hot.stream = NULL;
+	used = 0;
+	rs_hot.stream[0] = rs_hot.stream[1] = NULL;
 	rs_hot.generation = UINT64_MAX;
 	rs_fast_forget();
 }

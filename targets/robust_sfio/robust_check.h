@@ -4,6 +4,10 @@
  * checks are remembered, and a call that asks again about the same stream or
  * memory skips the work while nothing that could invalidate them happened.
  *
+ * Two streams are remembered, and eight memory ranges; a range is widened to
+ * the pages it lies in, because the kernel grants and takes away access a
+ * page at a time, so a byte that passed proves its page and nothing beyond.
+ *
  * What makes a remembered check stale, and how it is seen:
  * - stream closed or swapped away: the registry's generation changes on
  *   every removal (sfclose, sfswap to a new stream), so a remembered stream
@@ -21,6 +25,10 @@
  *   after its full check (open, and open for that direction), and every
  *   real SFIO call (RS_CALL) and every stream gone forgets them, since SFIO
  *   code is all that closes a stream or changes its mode.
+ * - a printf format kept parsed (robust_format.c, four of them): used again
+ *   only for the same pointer, while its bytes through the NUL lie in a
+ *   remembered readable range, and only if they are still the bytes it was
+ *   parsed from; its arguments are checked on every call.
  * A mapping changed by a raw syscall() or by another thread mid-call is not
  * seen; the checks are as thread-unsafe as this SFIO build.
  *
@@ -37,9 +45,11 @@
 #include "robust_registry.h"
 #include "sfio_abi.h"
 
-/* The stream found open most recently, and the generation it was found in. */
+/* The two streams found open most recently (a program reading one stream
+ * and writing another alternates between them), and the generation they
+ * were found in: a new generation forgets both. */
 struct rs_hot {
-	const Sfio_t *stream;
+	const Sfio_t *stream[2];
 	uint64_t generation;
 };
 extern struct rs_hot rs_hot;
@@ -71,10 +81,11 @@ extern struct rs_counts rs_counts;
 
 int rs_stream_open_slow(const Sfio_t *f);
 
-/* f is the stream last found open, and no stream was closed since. */
+/* f is one of the streams last found open, and no stream was closed since. */
 static inline int rs_stream_remembered(const Sfio_t *f)
 {
-	return f == rs_hot.stream && rs_hot.generation == rs_registry_generation;
+	return (f == rs_hot.stream[0] || f == rs_hot.stream[1]) &&
+	       rs_hot.generation == rs_registry_generation;
 }
 
 /* f is a stream this library knows to be open. */
@@ -104,6 +115,11 @@ static inline int rs_stream_or_null(const Sfio_t *f)
 
 /* The n bytes at p can be read (and written, when want_write). */
 int rs_buffer_ok(const void *p, size_t n, int want_write);
+
+/* The n bytes at p (n >= 1) passed a read check that is still remembered:
+ * an answer without asking the kernel, for callers that keep results of
+ * their own that hold only while the memory does (robust_format.c). */
+int rs_memory_remembered(const void *p, size_t n);
 
 /* s can be read through its NUL, or through max bytes if that comes first
  * (printf's %.Ns reads no further). */

@@ -20,6 +20,10 @@
  * pages.  A longer token is cut at this length. */
 #define SCAN_SPAN_MAX ((size_t)4 << 20)
 
+#define CACHED_FORMATS 4   /* printf formats kept parsed */
+#define CACHED_LENGTH 128  /* the longest kept, with its NUL */
+#define CACHED_SPECS 16    /* the most conversions kept per format */
+
 enum length { NONE, HH, H, L, LL, BIG_L, SIZE };
 
 struct spec {
@@ -28,6 +32,8 @@ struct spec {
 	int suppress;       /* scanf's %*: no argument */
 	long width;         /* -1: none given */
 	long precision;     /* -1: none given */
+	int width_star;     /* printf's *: the width is the next int argument */
+	int precision_star; /* printf's .*: so is the precision */
 	enum length length;
 	char conversion;
 };
@@ -68,8 +74,9 @@ static const char *length_modifier(const char *p, enum length *length)
 	}
 }
 
-/* Parses the conversion at p (just past '%'); printf's * fetches its int. */
-static int parse(const char *p, struct spec *s, int scanning, va_list *args)
+/* Parses the conversion at p (just past '%'); a printf * is marked, for the
+ * caller to fetch its int. */
+static int parse(const char *p, struct spec *s, int scanning)
 {
 	memset(s, 0, sizeof(*s));
 	s->start = p - 1;
@@ -81,7 +88,7 @@ static int parse(const char *p, struct spec *s, int scanning, va_list *args)
 	while (!scanning && *p && strchr("-+ #0'", *p))
 		p++;
 	if (!scanning && *p == '*') {
-		s->width = va_arg(*args, int);
+		s->width_star = 1;
 		p++;
 	} else if (*p >= '0' && *p <= '9') {
 		if (!number(&p, &s->width))
@@ -92,7 +99,7 @@ static int parse(const char *p, struct spec *s, int scanning, va_list *args)
 	if (!scanning && *p == '.') {
 		p++;
 		if (*p == '*') {
-			s->precision = va_arg(*args, int);
+			s->precision_star = 1;
 			p++;
 		} else if (!number(&p, &s->precision)) {
 			return 0;
@@ -164,20 +171,117 @@ static int printf_argument_ok(const struct spec *s, va_list *args)
 	}
 }
 
-int rs_printf_ok(const char *format, va_list args)
+/* A printf format parsed once: its conversions, and whether it parsed to
+ * its end (else errno says why, after the conversions before the fault). */
+struct parsed {
+	const char *format;
+	size_t length;                 /* strlen(format) */
+	unsigned count;                /* conversions in specs */
+	int complete;                  /* parsed to the NUL; else refused with err */
+	int err;
+	struct spec specs[CACHED_SPECS];
+	char text[CACHED_LENGTH];      /* the format's bytes and NUL, when cached */
+};
+
+/* The formats parsed most recently, replaced in turn: a program prints
+ * through a few formats over and over, and parsing each anew (a strchr per
+ * character of flags) cost more than the check of its arguments.  An entry
+ * is used only for the same pointer, still remembered readable for the
+ * format's length and NUL, holding the same bytes: the same bytes parse to
+ * the same conversions, so the cache is exactly as safe as parsing. */
+static struct parsed cache[CACHED_FORMATS];
+static unsigned next_cached;
+
+static void parse_printf(const char *format, struct parsed *out)
 {
 	const char *p = format;
+
+	out->format = format;
+	out->count = 0;
+	out->complete = 0;
+	while ((p = strchr(p, '%'))) {
+		if (out->count == CACHED_SPECS) {
+			out->err = 0;  /* too many to keep: not cached, parsed as walked */
+			return;
+		}
+		if (!parse(p + 1, &out->specs[out->count], 0)) {
+			out->err = errno;
+			return;
+		}
+		p = out->specs[out->count++].end;
+	}
+	out->length = strlen(format);
+	out->complete = 1;
+}
+
+static const struct parsed *cached(const char *format)
+{
+	unsigned i;
+
+	for (i = 0; i < CACHED_FORMATS; i++) {
+		const struct parsed *c = &cache[i];
+
+		if (c->format == format && rs_memory_remembered(format, c->length + 1) &&
+		    !memcmp(format, c->text, c->length + 1))
+			return c;
+	}
+	return NULL;
+}
+
+static void keep(const struct parsed *p)
+{
+	struct parsed *slot;
+
+	if (!p->complete || p->length >= CACHED_LENGTH)
+		return;
+	slot = &cache[next_cached++ % CACHED_FORMATS];
+	*slot = *p;
+	memcpy(slot->text, p->format, p->length + 1);
+}
+
+static int printf_spec_ok(struct spec s, va_list *args)
+{
+	if (s.width_star)
+		s.width = va_arg(*args, int);
+	if (s.precision_star)
+		s.precision = va_arg(*args, int);
+	return printf_argument_ok(&s, args);
+}
+
+/* The arguments from the conversion at p on, parsing as it goes: a format
+ * with more conversions than a parsed one holds. */
+static int printf_rest_ok(const char *p, va_list *args)
+{
 	struct spec s;
+
+	while ((p = strchr(p, '%'))) {
+		if (!parse(p + 1, &s, 0) || !printf_spec_ok(s, args))
+			return 0;
+		p = s.end;
+	}
+	return 1;
+}
+
+int rs_printf_ok(const char *format, va_list args)
+{
+	const struct parsed *c = cached(format);
+	struct parsed fresh;
+	unsigned i;
 	va_list ap;
 	int ok = 1;
 
-	if (!rs_string_ok(format))
-		return 0;
-	va_copy(ap, args);
-	while (ok && (p = strchr(p, '%'))) {
-		ok = parse(p + 1, &s, 0, &ap) && printf_argument_ok(&s, &ap);
-		p = ok ? s.end : p;
+	if (!c) {
+		if (!rs_string_ok(format))
+			return 0;
+		parse_printf(format, &fresh);
+		keep(&fresh);
+		c = &fresh;
 	}
+	va_copy(ap, args);
+	for (i = 0; ok && i < c->count; i++)
+		ok = printf_spec_ok(c->specs[i], &ap);
+	if (ok && !c->complete)
+		ok = c->err ? refuse(c->err) : printf_rest_ok(c->specs[c->count - 1].end, &ap);
 	va_end(ap);
 	return ok;
 }
@@ -242,7 +346,7 @@ char *rs_scanf_format(const char *format, va_list args)
 		void *dest;
 		size_t span;
 
-		ok = parse(p + 1, &s, 1, &ap);
+		ok = parse(p + 1, &s, 1);
 		if (!ok)
 			break;
 		p = s.end;

@@ -16,7 +16,7 @@
 
 #define PAGES_PER_CALL 1024  /* IOV_MAX */
 
-static size_t page_size(void)
+size_t rs_memory_page_size(void)
 {
 	static size_t size;
 
@@ -37,7 +37,7 @@ static size_t good_pages(uintptr_t start, uintptr_t first, size_t count, int wan
 	size_t i;
 
 	for (i = 0; i < count; i++) {
-		uintptr_t page = first + i * page_size();
+		uintptr_t page = first + i * rs_memory_page_size();
 
 		/* the first page from the buffer's own start, the rest from theirs */
 		remote[i].iov_base = (void *)(page < start ? start : page);
@@ -56,15 +56,15 @@ static size_t good_pages(uintptr_t start, uintptr_t first, size_t count, int wan
 /* The usable length from p, up to n (n >= 1, p + n - 1 not wrapping). */
 static size_t usable(uintptr_t start, size_t n, int want_write)
 {
-	uintptr_t last = start + (n - 1), first = start & ~(uintptr_t)(page_size() - 1), page;
+	uintptr_t last = start + (n - 1), first = start & ~(uintptr_t)(rs_memory_page_size() - 1), page;
 
-	for (page = first; page <= last; page += PAGES_PER_CALL * page_size()) {
-		size_t left = (last - page) / page_size() + 1;
+	for (page = first; page <= last; page += PAGES_PER_CALL * rs_memory_page_size()) {
+		size_t left = (last - page) / rs_memory_page_size() + 1;
 		size_t want = left < PAGES_PER_CALL ? left : PAGES_PER_CALL;
 		size_t good = good_pages(start, page, want, want_write);
 
 		if (good < want) {
-			uintptr_t end = page + good * page_size();
+			uintptr_t end = page + good * rs_memory_page_size();
 
 			return end > start ? end - start : 0;
 		}

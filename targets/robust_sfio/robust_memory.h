@@ -17,4 +17,7 @@ int rs_memory_ok(const void *p, size_t n, int want_write);
  * up to the first page that cannot be, so a page-granular answer. */
 size_t rs_memory_span(const void *p, size_t max, int want_write);
 
+/* The granule of access: the kernel grants and takes it a page at a time. */
+size_t rs_memory_page_size(void);
+
 #endif

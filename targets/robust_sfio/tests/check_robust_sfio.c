@@ -185,6 +185,82 @@ START_TEST(reprotected_memory_is_refused_though_remembered)
 }
 END_TEST
 
+/* A program reading one stream and writing another is checked once for
+ * each; closing either forgets both, and the closed one is refused. */
+START_TEST(two_streams_in_turn_are_looked_up_once)
+{
+	Sfio_t *a = scratch("w"), *b = sfopen(NULL, "other.dat", "w");
+	int i, all = 1;
+
+	ck_assert_ptr_nonnull(b);
+	all &= sfwrite(a, "a", 1) == 1 && sfwrite(b, "b", 1) == 1;
+	rs_counts = (struct rs_counts){ 0 };
+	for (i = 0; i < 100; i++)
+		all &= sfwrite(a, "a", 1) == 1 && sfwrite(b, "b", 1) == 1;
+	ck_assert(all);
+	ck_assert_uint_eq(rs_counts.stream_lookups, 0);
+	ck_assert_int_eq(sfclose(a), 0);
+	ck_refused(sfwrite(a, "a", 1), -1, EBADF);
+	ck_assert_int_eq(sfwrite(b, "b", 1), 1);
+	sfclose(b);
+}
+END_TEST
+
+/* A memory check proves the pages it touched and no other: access is
+ * granted a page at a time, so the rest of a checked page is trusted, but
+ * the page after it is asked about, and refused when it cannot be used. */
+START_TEST(a_check_proves_its_pages_and_no_more)
+{
+	Sfio_t *f = scratch("w+");
+	char *p = pages(3);
+
+	mprotect(p + 4096, 4096, PROT_READ);
+	munmap(p + 8192, 4096);
+	ck_assert_int_eq(sfwrite(f, p, 10), 10);
+	rs_counts = (struct rs_counts){ 0 };
+	ck_assert_int_eq(sfwrite(f, p + 4000, 96), 96);
+	ck_assert_uint_eq(rs_counts.memory_checks, 0);  /* the same page */
+	ck_assert_int_eq(sfwrite(f, p + 4000, 200), 200);
+	ck_assert_uint_eq(rs_counts.memory_checks, 1);  /* the next page, read-only */
+	sfseek(f, 0, SEEK_SET);
+	ck_refused(sfread(f, p + 4090, 10), -1, EFAULT);
+	ck_assert_int_eq(sfread(f, p + 4000, 10), 10);
+	ck_refused(sfwrite(f, p + 8000, 300), -1, EFAULT);
+	ck_refused(sfputr(f, p + 4096, -1), -1, EFAULT);  /* no NUL before the hole */
+	sfclose(f);
+}
+END_TEST
+
+/* A printf format is parsed once and kept, but its arguments are checked on
+ * every call, and a kept format whose bytes changed or whose memory went
+ * away is not trusted from memory. */
+START_TEST(a_kept_format_is_checked_again_when_it_changes)
+{
+	Sfio_t *f = scratch("w");
+	char *page = pages(1), many[64] = "";
+	int i;
+
+	strcpy(page, "%d %s\n");
+	ck_assert_int_eq(sfprintf(f, page, 1, "one"), 6);
+	ck_assert_int_eq(sfprintf(f, page, 2, "two"), 6);  /* kept */
+	ck_refused(sfprintf(f, page, 3, (char *)1), -1, EFAULT);
+	strcpy(page, "%s %d\n");  /* the same pointer, other conversions */
+	ck_refused(sfprintf(f, page, (char *)1, "x"), -1, EFAULT);
+	strcpy(page, "%d %!\n");
+	ck_refused(sfprintf(f, page, 5), -1, EINVAL);
+	strcpy(page, "%d\n");
+	ck_assert_int_eq(sfprintf(f, page, 6), 2);
+	munmap(page, 4096);
+	ck_refused(sfprintf(f, page, 7), -1, EFAULT);
+	for (i = 0; i < 20; i++)  /* more conversions than are kept */
+		strcat(many, "%d");
+	strcat(many, "%s");
+	ck_refused(sfprintf(f, many, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+			    18, 19, (char *)1), -1, EFAULT);
+	sfclose(f);
+}
+END_TEST
+
 /* A free() counts only when it can take memory away by a call no wrapper
  * sees (robust_mapwatch.c); libgvpr.so.2's allocator, which this program
  * gets, gives memory back only by a watched sbrk(), so freeing other memory
@@ -285,6 +361,9 @@ int main(void)
 	tcase_add_test(t, a_closed_stream_is_refused_though_remembered);
 	tcase_add_test(t, a_stream_swapped_away_is_refused);
 	tcase_add_test(t, streams_sfio_closes_itself_are_forgotten);
+	tcase_add_test(t, two_streams_in_turn_are_looked_up_once);
+	tcase_add_test(t, a_check_proves_its_pages_and_no_more);
+	tcase_add_test(t, a_kept_format_is_checked_again_when_it_changes);
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);
