@@ -57,7 +57,7 @@ char *sfgetr(Sfio_t *f, int rsc, int type)
 		return RS_CALL(sfgetr, f, rsc, type);
 	if (!rs_stream_ok(f, SF_READ))
 		return NULL;
-	if (rsc < 0 || rsc > 255 || (type & ~RS_SFIO_TYPES))
+	if (rsc < 0 || rsc > 255 || (type & ~RS_GETR_TYPES))
 		RS_REFUSE(EINVAL, NULL);
 	return RS_CALL(sfgetr, f, rsc, type);
 }

@@ -14,6 +14,8 @@
 /* The type bits of sfgetr() and sfreserve(): SF_LOCKR, SF_LASTR, and 1,
  * the older boolean lock argument that this SFIO still takes. */
 #define RS_SFIO_TYPES (SF_LOCKR | SF_LASTR | 1)
+/* sfgetr() also takes SF_STRING: the record comes back NUL-terminated. */
+#define RS_GETR_TYPES (RS_SFIO_TYPES | SF_STRING)
 
 /* The most characters one sfnputc() call may write.  A larger count is far
  * past any real use and is how a negative or garbage number arrives; on a

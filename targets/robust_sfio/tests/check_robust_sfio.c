@@ -64,6 +64,20 @@ START_TEST(wild_values_get_sfio_error_values_and_errno)
 }
 END_TEST
 
+/* A valid call passes as SFIO takes it: a record asked NUL-terminated. */
+START_TEST(a_record_comes_back_as_a_string)
+{
+	static char text[] = "one\ntwo\n";
+	Sfio_t *f = sfnew(NULL, text, sizeof text - 1, -1, SF_STRING | SF_READ);
+	char *record = sfgetr(f, '\n', SF_STRING);
+
+	ck_assert_ptr_nonnull(record);
+	ck_assert_str_eq(record, "one");
+	ck_refused(sfgetr(f, '\n', 0100000), NULL, EINVAL);
+	ck_assert_int_eq(sfclose(f), 0);
+}
+END_TEST
+
 START_TEST(scanf_strings_are_bounded_by_their_destination)
 {
 	char *p = pages(2);
@@ -355,6 +369,7 @@ int main(void)
 
 	tcase_add_checked_fixture(t, check_enter_test_dir, NULL);
 	tcase_add_test(t, wild_values_get_sfio_error_values_and_errno);
+	tcase_add_test(t, a_record_comes_back_as_a_string);
 	tcase_add_test(t, scanf_strings_are_bounded_by_their_destination);
 	tcase_add_test(t, strings_are_checked_to_their_nul_or_precision);
 	tcase_add_test(t, a_loop_on_one_stream_and_buffer_checks_once);
