@@ -17,7 +17,6 @@ store can keep a history of merged runs beside runs of other targets.  The
 inputs are only read.  Every check is made before the output is touched,
 and the run is written in one transaction, so a refusal leaves the output
 as it was (or absent) and a kill leaves no half-merged run."""
-import fcntl
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -179,17 +178,6 @@ def _check_output(out, shards):
     store.connect(out).close()
 
 
-def _lock(out):
-    """The one-writer lock `trebuchet run` takes on a store (harness/store.c)."""
-    fd = os.open(out, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise TrebuchetError("is being written by another trebuchet; wait for it to end",
-                             out) from None
-    return fd
-
 
 def _insert(conn, table, row):
     conn.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -214,7 +202,7 @@ def _copy_results(conn, shard, run_id):
 def _write(out, shards, run):
     """Appends the merged run to out in one transaction; returns its id."""
     existed = out.exists()
-    fd = _lock(out)
+    fd = store.writer_lock(out)
     conn = sqlite3.connect(out, isolation_level=None)
     try:
         new = _is_new(conn)

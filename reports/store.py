@@ -1,6 +1,8 @@
 """Read access to a trebuchet store, with the schema version check.  The
 schema itself is schemas/results.sql; this module only reads it for its
 version."""
+import fcntl
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -33,3 +35,17 @@ def connect(db):
                              f"version {schema_version()}", db)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def writer_lock(path):
+    """Takes the one-writer lock `trebuchet run` takes on a store
+    (harness/store.c: a flock, independent of SQLite's locks); returns its
+    descriptor, held until closed or the process ends."""
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TrebuchetError("is being written by another trebuchet; wait for it to end",
+                             path) from None
+    return fd

@@ -1,7 +1,6 @@
 """Where `trebuchet bench io` keeps its measurements: the bench_runs and
 bench_results tables of schemas/results.sql, in a new store or an existing
 store of this schema version (any other version is a one-line error)."""
-import fcntl
 import os
 import sqlite3
 import time
@@ -25,17 +24,6 @@ def _is_new(path):
     except sqlite3.DatabaseError:
         return False   # store.connect says what is wrong with it
 
-
-def _lock(path):
-    """The one-writer lock `trebuchet run` takes on a store (harness/store.c)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise TrebuchetError("is being written by another trebuchet; wait for it to end",
-                             path) from None
-    return fd
 
 
 def _now():
@@ -66,7 +54,7 @@ class BenchStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise TrebuchetError(f"cannot make its folder: {e.strerror}", self.path) from None
-        self.lock = _lock(self.path)
+        self.lock = store.writer_lock(self.path)
         self.conn = sqlite3.connect(self.path)
         if new:
             self.conn.executescript(store.schema_text())
