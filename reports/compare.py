@@ -25,7 +25,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from trebuchet.runner.errors import TrebuchetError
-from trebuchet.runner.names import errno_name, signal_name
+from trebuchet.runner.names import outcome_brief
 
 from . import metrics, store
 
@@ -57,13 +57,8 @@ class Case:
     errno: int = None
 
     def describe(self):
-        if self.outcome == "ABORT":
-            if self.signal is not None:
-                return f"ABORT {signal_name(self.signal)}"
-            return f"ABORT exit {self.exit_status}"
-        if self.outcome == "PASS":
-            return f"PASS errno {errno_name(self.errno)}"
-        return self.outcome
+        return outcome_brief(self.outcome, self.signal, self.exit_status,
+                             self.errno if self.outcome == "PASS" else None)
 
     def as_dict(self):
         return dict(outcome=self.outcome, signal=self.signal, exit_status=self.exit_status,

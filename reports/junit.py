@@ -34,7 +34,7 @@ def _testcase(suite, result, function, confirmed, flaky):
     for n in flaky:
         rerun = ET.SubElement(case, "flakyFailure", type=n.outcome,
                               message=f"{n.call()} case {n.case}: {n.described}, then "
-                                      f"{', '.join(n.reruns)}")
+                                      f"{', '.join(n.reruns_described)}")
         ET.SubElement(rerun, "system-out").text = result.repro_command(n)
     return case
 

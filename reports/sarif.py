@@ -29,16 +29,16 @@ for _rule in RULES:
 RULE_INDEX = {rule["id"]: i for i, rule in enumerate(RULES)}
 
 
-def _spec_location(spec_path, function):
-    """(uri, line) of the function's `name:` in the spec or a spec it extends."""
-    spec_path = Path(spec_path)
+def _spec_location(spec, function):
+    """(path, line) of the function's `name:` in the spec or a spec it extends."""
     pattern = re.compile(rf"\bname:\s*['\"]?{re.escape(function)}['\"]?\s*[,}}\n]")
-    for path in [spec_path] + sorted(spec_path.parent.parent.glob("*/*.yaml")):
-        text = path.read_text() if path.is_file() else ""
+    files = [spec.path] + [p for folder in spec.include_dirs for p in sorted(folder.glob("*.yaml"))]
+    for path in files:
+        text = path.read_text()
         match = pattern.search(text)
         if match:
             return path, text.count("\n", 0, match.start()) + 1
-    return spec_path, 1
+    return spec.path, 1
 
 
 def _uri(path):
@@ -49,8 +49,8 @@ def _uri(path):
     return str(path.relative_to(here)) if path.is_relative_to(here) else path.as_uri()
 
 
-def _result(result, spec_path, n):
-    path, line = _spec_location(spec_path, n.function)
+def _result(result, spec, n):
+    path, line = _spec_location(spec, n.function)
     again = (f"failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
              else "was not run again (--confirm 0)")
     text = (f"{n.call()} (case {n.case}) now ends {n.described}; it passed in the baseline "
@@ -65,10 +65,10 @@ def _result(result, spec_path, n):
             logicalLocations=[dict(name=n.function, kind="function",
                                    fullyQualifiedName=f"{result.target}::{n.function}")])],
         partialFingerprints={"trebuchetCase/v1": f"{result.target}/{n.function}/{n.case}"},
-        properties=dict(case=n.case, values=n.values, outcome=n.described, reruns=n.reruns))
+        properties=dict(case=n.case, values=n.values, outcome=n.described, reruns=n.reruns_described))
 
 
-def document(result, spec_path, version):
+def document(result, spec, version):
     """The SARIF log as a dict."""
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -81,11 +81,11 @@ def document(result, spec_path, version):
             properties=dict(baseline=result.baseline.path, store=result.db, run=result.info.id,
                             library=result.info.target_version,
                             flaky=len(result.flaky), fixed=len(result.fixed)),
-            results=[_result(result, spec_path, n) for n in result.confirmed])],
+            results=[_result(result, spec, n) for n in result.confirmed])],
     }
 
 
-def write(result, spec_path, version, path):
+def write(result, spec, version, path):
     with open(path, "w") as out:
-        json.dump(document(result, spec_path, version), out, indent=1)
+        json.dump(document(result, spec, version), out, indent=1)
         out.write("\n")

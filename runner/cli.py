@@ -151,8 +151,8 @@ def cmd_gate(args):
     if args.junit:
         junit.write(result, args.junit)
     if args.sarif:
-        spec_path = specs.find_spec(result.spec)
-        sarif.write(result, spec_path, version("trebuchet"), args.sarif)
+        spec = specs.load(specs.find_spec(result.spec))
+        sarif.write(result, spec, version("trebuchet"), args.sarif)
     _say(gate.as_text(result))
     if args.emit_c and result.confirmed:
         written = gate.emit_reproducers(result, args.emit_c)

@@ -25,18 +25,9 @@ from trebuchet.reports import metrics, store
 
 from . import build, emit_c, executor, repro, spec as specs
 from .errors import TrebuchetError
-from .names import signal_name
+from .names import outcome_brief
 
 DEFAULT_CONFIRM = 3
-
-
-def describe(outcome, signal=None, exit_status=None):
-    """An outcome as a person reads it: "ABORT SIGSEGV", "ABORT exit 3", "RESTART"."""
-    if outcome != "ABORT":
-        return outcome
-    if signal is not None and signal >= 0:
-        return f"ABORT {signal_name(signal) if isinstance(signal, int) else signal}"
-    return f"ABORT exit {exit_status}"
 
 
 @dataclass
@@ -47,12 +38,16 @@ class NewFailure:
     outcome: str          # in the gated run
     signal: int = None
     exit_status: int = None
-    reruns: list = field(default_factory=list)  # describe() of each confirmation run
-    last_run: dict = None  # the last rerun's record, as `repro --json` prints it
+    reruns: list = field(default_factory=list)  # each confirmation run's record, as
+                                                # `repro --json` prints it
 
     @property
     def failures_on_rerun(self):
-        return sum(r.split()[0] in metrics.FAILING for r in self.reruns)
+        return sum(r["outcome"] in metrics.FAILING for r in self.reruns)
+
+    @property
+    def reruns_described(self):
+        return [outcome_brief(r["outcome"], r["signal"], r["exit_status"]) for r in self.reruns]
 
     @property
     def confirmed(self):
@@ -60,7 +55,7 @@ class NewFailure:
 
     @property
     def described(self):
-        return describe(self.outcome, self.signal, self.exit_status)
+        return outcome_brief(self.outcome, self.signal, self.exit_status)
 
     def call(self):
         return f"{self.function}({', '.join(self.values)})"
@@ -117,8 +112,7 @@ def _rerun_once(suspects, plugin, timeout_ms):
         listing.flush()
         outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000)
     for suspect, again in zip(suspects, outcomes):
-        suspect.reruns.append(describe(again["outcome"], again["signal"], again["exit_status"]))
-        suspect.last_run = again
+        suspect.reruns.append(again)
 
 
 def _rerun(result, plugin, timeout_ms):
@@ -196,13 +190,14 @@ def emit_reproducers(result, out_dir):
     if not chosen:
         return []
     spec = _spec_for(result.spec, result.baseline)
-    if any(n.last_run is None for n in chosen):  # --confirm 0: none was run again
+    if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
         _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms)
     datatypes = repro.datatypes_of(spec)
     written = []
     for n in chosen:
         where = Path(out_dir) / f"{n.function}-case-{n.case}"
-        emit_c.write(spec, spec.function(n.function), n.last_run, datatypes, where, result.spec)
+        emit_c.write(spec, spec.function(n.function), n.reruns[-1], datatypes, where,
+                     result.spec)
         written.append(where)
     return written
 
@@ -249,7 +244,7 @@ def as_text(r):
     if r.flaky:
         lines.append("flaky new failures (did not fail every time again; not counted):")
         lines += _section(r.flaky, lambda n: [
-            f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns)}"],
+            f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns_described)}"],
             "flaky", "--junit lists every one")
     if r.fixed:
         lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "

@@ -13,3 +13,15 @@ def signal_name(number):
 
 def errno_name(number):
     return errno.errorcode.get(number, str(number)) if number else "0"
+
+
+def outcome_brief(outcome, signal=None, exit_status=None, errno=None):
+    """An outcome in a few words: "ABORT SIGSEGV", "ABORT exit 3", "PASS errno
+    EBADF" (when errno is given), "RESTART".  A signal of None or -1 is none."""
+    if outcome == "ABORT":
+        if signal is not None and signal >= 0:
+            return f"ABORT {signal_name(signal)}"
+        return f"ABORT exit {exit_status}"
+    if outcome == "PASS" and errno is not None:
+        return f"PASS errno {errno_name(errno)}"
+    return outcome
