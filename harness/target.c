@@ -96,18 +96,35 @@ int tb_target_function(const struct tb_target *t, const char *name)
 	return -1;
 }
 
+/* Whether list was already hashed: held by a parameter before (fn, param). */
+static int seen_before(const struct tb_target *t, int fn, int param,
+		       const struct tb_value_list *list)
+{
+	int f, p;
+
+	for (f = 0; f <= fn; f++)
+		for (p = 0; p < (f == fn ? param : t->functions[f].nparams); p++)
+			if (t->functions[f].lists[p] == list)
+				return 1;
+	return 0;
+}
+
 void tb_target_dictionary_digest(const struct tb_target *t, char *out, size_t len)
 {
 	uint64_t h = TB_FNV_OFFSET;
-	int i, v;
+	int f, p, v;
 
-	/* every value list any function draws from, in the order first used */
-	for (i = 0; i < ntypes; i++) {
-		h = tb_fnv1a(h, type_lists[i].type->name);
-		for (v = 0; v < type_lists[i].count; v++)
-			h = tb_fnv1a(tb_fnv1a(h, " "), type_lists[i].values[v]->name);
-		h = tb_fnv1a(h, "\n");
-	}
-	(void)t;
+	/* every value list a function draws from, once, in the order first used */
+	for (f = 0; f < t->nfunctions; f++)
+		for (p = 0; p < t->functions[f].nparams; p++) {
+			const struct tb_value_list *list = t->functions[f].lists[p];
+
+			if (seen_before(t, f, p, list))
+				continue;
+			h = tb_fnv1a(h, list->type->name);
+			for (v = 0; v < list->count; v++)
+				h = tb_fnv1a(tb_fnv1a(h, " "), list->values[v]->name);
+			h = tb_fnv1a(h, "\n");
+		}
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
