@@ -139,7 +139,7 @@ ROBUST_HDR  := $(wildcard targets/robust_sfio/*.h) targets/sfio/sfio_abi.h
 ROBUST_INC  := -Itargets/robust_sfio -Itargets/sfio
 $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fPIC -shared -Wl,-soname,librobust_sfio.so \
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared -Wl,-soname,librobust_sfio.so \
 		-o $@ $(ROBUST_SRC) -ldl -l:libgvpr.so.2
 
 # programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them

@@ -17,13 +17,7 @@
 #include "robust_memory.h"
 
 #define PAGE 4096u
-#define RANGES 8
 #define STRING_STEP ((size_t)64 << 10)  /* what one system call asks about a string */
-
-struct range {
-	uintptr_t start, end;  /* [start, end) passed the check */
-	int writable;
-};
 
 struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
 uint64_t rs_memory_epoch;
@@ -31,10 +25,11 @@ struct rs_counts rs_counts;
 Sfio_t rs_no_stream;
 struct rs_fast rs_fast = { &rs_no_stream, &rs_no_stream };
 
-/* ranges[0, used) passed in epoch ranges_epoch; a new epoch empties them all */
-static struct range ranges[RANGES];
-static unsigned used, next_range;
-static uint64_t ranges_epoch;
+/* range[0, used) passed in epoch `epoch`; a new epoch empties them all.
+ * Replaced in turn once all are used. */
+struct rs_ranges rs_ranges;
+static unsigned next_range;
+struct rs_hint rs_buffer_hint[2], rs_string_hint, rs_format_hint, rs_argument_hint;
 
 int rs_stream_open_slow(const Sfio_t *f)
 {
@@ -57,18 +52,29 @@ static size_t smaller(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-static const struct range *covering(uintptr_t start, size_t n, int want_write)
+static int fits(const struct rs_range *r, uintptr_t start, size_t n, int want_write)
 {
-	unsigned i;
+	return start - r->start < r->end - r->start && n <= r->end - start &&
+	       r->writable >= want_write;
+}
 
-	if (ranges_epoch != rs_memory_epoch)
+/* The hint's other recent range first (a loop alternating between a line
+ * and a record), then the rest in order. */
+const struct rs_range *rs_covering_search(uintptr_t start, size_t n, int want_write,
+					  struct rs_hint *hint)
+{
+	unsigned i, second = hint->last[1];
+
+	if (rs_ranges.epoch != rs_memory_epoch)
 		return NULL;
-	for (i = 0; i < used; i++) {
-		const struct range *r = &ranges[i];
+	for (i = 0; i < rs_ranges.used; i++) {
+		unsigned at = i == 0 ? second : i == second ? 0 : i;
 
-		if (start - r->start < r->end - r->start && n <= r->end - start &&
-		    r->writable >= want_write)
-			return r;
+		if (at < rs_ranges.used && fits(&rs_ranges.range[at], start, n, want_write)) {
+			hint->last[1] = hint->last[0];
+			hint->last[0] = (unsigned char)at;
+			return &rs_ranges.range[at];
+		}
 	}
 	return NULL;
 }
@@ -86,38 +92,33 @@ static void round_to_pages(uintptr_t *start, uintptr_t *end)
 
 static void remember(uintptr_t start, uintptr_t end, int writable)
 {
-	struct range *r;
+	struct rs_range *r;
 	unsigned i;
 
 	round_to_pages(&start, &end);
-	if (ranges_epoch != rs_memory_epoch) {
-		used = 0;
-		ranges_epoch = rs_memory_epoch;
+	if (rs_ranges.epoch != rs_memory_epoch) {
+		rs_ranges.used = 0;
+		rs_ranges.epoch = rs_memory_epoch;
 	}
-	for (i = 0; i < used; i++) {
-		r = &ranges[i];
+	for (i = 0; i < rs_ranges.used; i++) {
+		r = &rs_ranges.range[i];
 		if (r->writable == writable && start <= r->end && r->start <= end) {
 			r->start = smaller(r->start, start);
 			r->end = r->end > end ? r->end : end;
 			return;
 		}
 	}
-	r = &ranges[used < RANGES ? used++ : next_range++ % RANGES];
+	r = &rs_ranges.range[rs_ranges.used < RS_RANGES ? rs_ranges.used++ : next_range++ % RS_RANGES];
 	r->start = start;
 	r->end = end;
 	r->writable = writable;
 }
 
-int rs_memory_remembered(const void *p, size_t n)
-{
-	return covering((uintptr_t)p, n, 0) != NULL;
-}
-
-int rs_buffer_ok(const void *p, size_t n, int want_write)
+int rs_buffer_check(const void *p, size_t n, int want_write)
 {
 	uintptr_t start = (uintptr_t)p;
 
-	if (n == 0 || covering(start, n, want_write))
+	if (n == 0 || rs_covering_search(start, n, want_write, &rs_buffer_hint[want_write != 0]))
 		return 1;
 	rs_counts.memory_checks++;
 	if (!rs_memory_ok(p, n, want_write)) {
@@ -128,23 +129,23 @@ int rs_buffer_ok(const void *p, size_t n, int want_write)
 	return 1;
 }
 
-int rs_string_ok_within(const char *s, size_t max)
+/* Span by span, the first to the end of s's page: a string may end just
+ * before a page it cannot read.  (The in-line rs_string_ok_within tried its
+ * hinted range; another remembered one may still hold the string.) */
+int rs_string_check(const char *s, size_t max, struct rs_hint *hint)
 {
 	uintptr_t start = (uintptr_t)s;
-	const struct range *r = covering(start, 1, 0);
+	const struct rs_range *r = rs_covering_search(start, 1, 0, hint);
 	size_t done = 0;
 
 	if (max == 0)
 		return 1;
-	/* in a range known readable, the string ends at a NUL inside it */
 	if (r) {
 		size_t known = smaller(r->end - start, max);
 
 		if (known == max || memchr(s, '\0', known))
 			return 1;
 	}
-	/* else span by span, the first to the end of s's page: a string may end
-	 * just before a page it cannot read */
 	for (;;) {
 		size_t want = smaller(max - done, done ? STRING_STEP : PAGE - (start & (PAGE - 1)));
 		size_t span;
@@ -167,8 +168,7 @@ int rs_string_ok_within(const char *s, size_t max)
 
 void rs_forget(void)
 {
-	memset(ranges, 0, sizeof(ranges));
-	used = 0;
+	memset(&rs_ranges, 0, sizeof(rs_ranges));
 	rs_hot.stream[0] = rs_hot.stream[1] = NULL;
 	rs_hot.generation = UINT64_MAX;
 	rs_fast_forget();

@@ -41,6 +41,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "robust_registry.h"
 #include "sfio_abi.h"
@@ -113,17 +114,91 @@ static inline int rs_stream_or_null(const Sfio_t *f)
 	return !f || rs_stream_open(f);
 }
 
+/* The memory ranges that passed a check (robust_check.c): [start, end),
+ * whole pages, readable and writable when writable.  They hold while the
+ * mapping epoch is the one they passed in. */
+struct rs_range {
+	uintptr_t start, end;
+	int writable;
+};
+#define RS_RANGES 8
+struct rs_ranges {
+	struct rs_range range[RS_RANGES];
+	unsigned used;
+	uint64_t epoch;
+};
+extern struct rs_ranges rs_ranges;
+
+/* Where one kind of question (a buffer, a string, a format, a printf
+ * argument) was last answered: a loop asks each kind about the same few
+ * ranges over and over, so the range that answered last usually answers
+ * again, and the in-line test below is a handful of instructions where a
+ * search through the ranges was a function call and a loop. */
+struct rs_hint {
+	unsigned char last[2];  /* indices into rs_ranges.range, the latest first */
+};
+extern struct rs_hint rs_buffer_hint[2], rs_string_hint, rs_format_hint, rs_argument_hint;
+
+/* The remembered range holding [start, start + n), or NULL: the hinted one
+ * in line, the others (and a hint update) out of line. */
+const struct rs_range *rs_covering_search(uintptr_t start, size_t n, int want_write,
+					  struct rs_hint *hint);
+
+static inline const struct rs_range *rs_covering(uintptr_t start, size_t n, int want_write,
+						 struct rs_hint *hint)
+{
+	const struct rs_range *r = &rs_ranges.range[hint->last[0]];
+
+	if (__builtin_expect(rs_ranges.epoch == rs_memory_epoch && hint->last[0] < rs_ranges.used &&
+			     start - r->start < r->end - r->start && n <= r->end - start &&
+			     r->writable >= want_write, 1))
+		return r;
+	return rs_covering_search(start, n, want_write, hint);
+}
+
+/* The checks when nothing remembered answers: asked of the kernel. */
+int rs_buffer_check(const void *p, size_t n, int want_write);
+int rs_string_check(const char *s, size_t max, struct rs_hint *hint);
+
 /* The n bytes at p can be read (and written, when want_write). */
-int rs_buffer_ok(const void *p, size_t n, int want_write);
+static inline int rs_buffer_ok(const void *p, size_t n, int want_write)
+{
+	if (n == 0 || rs_covering((uintptr_t)p, n, want_write, &rs_buffer_hint[want_write != 0]))
+		return 1;
+	return rs_buffer_check(p, n, want_write);
+}
 
 /* The n bytes at p (n >= 1) passed a read check that is still remembered:
  * an answer without asking the kernel, for callers that keep results of
  * their own that hold only while the memory does (robust_format.c). */
-int rs_memory_remembered(const void *p, size_t n);
+static inline int rs_memory_remembered(const void *p, size_t n)
+{
+	return rs_covering((uintptr_t)p, n, 0, &rs_format_hint) != NULL;
+}
 
 /* s can be read through its NUL, or through max bytes if that comes first
- * (printf's %.Ns reads no further). */
-int rs_string_ok_within(const char *s, size_t max);
+ * (printf's %.Ns reads no further), asking hint's range first. */
+static inline int rs_string_ok_hinted(const char *s, size_t max, struct rs_hint *hint)
+{
+	const struct rs_range *r;
+	size_t known;
+
+	if (max == 0)
+		return 1;
+	/* in a range known readable, the string ends at a NUL inside it */
+	r = rs_covering((uintptr_t)s, 1, 0, hint);
+	if (r) {
+		known = r->end - (uintptr_t)s;
+		if (known >= max || __builtin_memchr(s, '\0', known))
+			return 1;
+	}
+	return rs_string_check(s, max, hint);
+}
+
+static inline int rs_string_ok_within(const char *s, size_t max)
+{
+	return rs_string_ok_hinted(s, max, &rs_string_hint);
+}
 
 /* s is a NUL-terminated string that can be read to its end. */
 static inline int rs_string_ok(const char *s)

@@ -12,8 +12,7 @@
 
 ssize_t sfread(Sfio_t *f, Void_t *buf, size_t n)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfread, f, buf, n);
+	RS_FORWARD_IF_NESTED(sfread, f, buf, n);
 	if (!rs_stream_ok(f, SF_READ) || !rs_buffer_ok(buf, n, 1))
 		return -1;
 	return RS_CALL(sfread, f, buf, n);
@@ -21,8 +20,7 @@ ssize_t sfread(Sfio_t *f, Void_t *buf, size_t n)
 
 ssize_t sfwrite(Sfio_t *f, const Void_t *buf, size_t n)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfwrite, f, buf, n);
+	RS_FORWARD_IF_NESTED(sfwrite, f, buf, n);
 	if (!rs_stream_ok(f, SF_WRITE) || !rs_buffer_ok(buf, n, 0))
 		return -1;
 	return RS_CALL(sfwrite, f, buf, n);
@@ -30,8 +28,7 @@ ssize_t sfwrite(Sfio_t *f, const Void_t *buf, size_t n)
 
 Void_t *sfreserve(Sfio_t *f, ssize_t n, int type)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfreserve, f, n, type);
+	RS_FORWARD_IF_NESTED(sfreserve, f, n, type);
 	if (!rs_stream_open(f))
 		return NULL;
 	if (type & ~RS_SFIO_TYPES)
@@ -42,8 +39,7 @@ Void_t *sfreserve(Sfio_t *f, ssize_t n, int type)
 /* rsc: a byte value for records, negative for a byte count. */
 Sfoff_t sfmove(Sfio_t *fr, Sfio_t *fw, Sfoff_t n, int rsc)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfmove, fr, fw, n, rsc);
+	RS_FORWARD_IF_NESTED(sfmove, fr, fw, n, rsc);
 	if ((fr && !rs_stream_ok(fr, SF_READ)) || (fw && !rs_stream_ok(fw, SF_WRITE)))
 		return -1;
 	if (rsc > 255)
@@ -53,8 +49,7 @@ Sfoff_t sfmove(Sfio_t *fr, Sfio_t *fw, Sfoff_t n, int rsc)
 
 char *sfgetr(Sfio_t *f, int rsc, int type)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfgetr, f, rsc, type);
+	RS_FORWARD_IF_NESTED(sfgetr, f, rsc, type);
 	if (!rs_stream_ok(f, SF_READ))
 		return NULL;
 	if (rsc < 0 || rsc > 255 || (type & ~RS_GETR_TYPES))
@@ -79,8 +74,7 @@ static int record_fits(const Sfio_t *f, const char *s, int rsc)
  * does not fit a fixed string stream is refused whole (ENOSPC). */
 ssize_t sfputr(Sfio_t *f, const char *s, int rsc)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfputr, f, s, rsc);
+	RS_FORWARD_IF_NESTED(sfputr, f, s, rsc);
 	if (!rs_stream_ok(f, SF_WRITE) || !rs_string_ok(s))
 		return -1;
 	if (rsc > 255)
@@ -92,8 +86,7 @@ ssize_t sfputr(Sfio_t *f, const char *s, int rsc)
 
 ssize_t sfnputc(Sfio_t *f, int c, size_t n)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfnputc, f, c, n);
+	RS_FORWARD_IF_NESTED(sfnputc, f, c, n);
 	if (!rs_stream_ok(f, SF_WRITE))
 		return -1;
 	if (n > RS_NPUTC_MAX)
@@ -103,8 +96,7 @@ ssize_t sfnputc(Sfio_t *f, int c, size_t n)
 
 int sfungetc(Sfio_t *f, int c)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfungetc, f, c);
+	RS_FORWARD_IF_NESTED(sfungetc, f, c);
 	return rs_stream_open(f) ? RS_CALL(sfungetc, f, c) : -1;
 }
 
@@ -136,8 +128,7 @@ static int seek_target_ok(Sfio_t *f, Sfoff_t addr, int whence)
 
 Sfoff_t sfseek(Sfio_t *f, Sfoff_t addr, int whence)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfseek, f, addr, whence);
+	RS_FORWARD_IF_NESTED(sfseek, f, addr, whence);
 	if (!rs_stream_open(f) || !seek_target_ok(f, addr, whence))
 		return -1;
 	return RS_CALL(sfseek, f, addr, whence);
@@ -145,14 +136,12 @@ Sfoff_t sfseek(Sfio_t *f, Sfoff_t addr, int whence)
 
 Sfoff_t sftell(Sfio_t *f)
 {
-	if (RS_NESTED())
-		return RS_CALL(sftell, f);
+	RS_FORWARD_IF_NESTED(sftell, f);
 	return rs_stream_open(f) ? RS_CALL(sftell, f) : -1;
 }
 
 Sfoff_t sfsize(Sfio_t *f)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfsize, f);
+	RS_FORWARD_IF_NESTED(sfsize, f);
 	return rs_stream_open(f) ? RS_CALL(sfsize, f) : -1;
 }

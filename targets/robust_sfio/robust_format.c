@@ -26,6 +26,15 @@
 
 enum length { NONE, HH, H, L, LL, BIG_L, SIZE };
 
+/* What a printf conversion takes from the arguments, decided once when the
+ * format is parsed, so that a kept format's check is a walk of these. */
+enum argument {
+	ARG_NONE, ARG_INT, ARG_LONG_LONG, ARG_DOUBLE, ARG_LONG_DOUBLE, ARG_POINTER,
+	ARG_STRING,  /* read to its NUL or its precision */
+	ARG_STORE,   /* %n: an integer of the length's size written */
+	ARG_INVALID, /* refused with EINVAL */
+};
+
 struct spec {
 	const char *start;  /* the '%' */
 	const char *end;    /* just past the conversion character */
@@ -36,6 +45,7 @@ struct spec {
 	int precision_star; /* printf's .*: so is the precision */
 	enum length length;
 	char conversion;
+	enum argument argument; /* printf's; set by printf_argument */
 };
 
 static int refuse(int err)
@@ -137,34 +147,60 @@ static size_t integer_size(enum length length)
 static int string_argument_ok(const char *s, long precision)
 {
 	/* NULL: SFIO prints "(null)" */
-	return !s || rs_string_ok_within(s, precision < 0 ? SIZE_MAX : (size_t)precision);
+	return !s || rs_string_ok_hinted(s, precision < 0 ? SIZE_MAX : (size_t)precision,
+					 &rs_argument_hint);
 }
 
-static int printf_argument_ok(const struct spec *s, va_list *args)
+static enum argument printf_argument(const struct spec *s)
 {
 	switch (s->conversion) {
 	case '%':
-		return 1;
+		return ARG_NONE;
 	case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':
-		if (s->length == LL || s->length == SIZE || s->length == L)
-			(void)va_arg(*args, long long);
-		else
-			(void)va_arg(*args, int);
-		return 1;
+		return s->length == LL || s->length == SIZE || s->length == L ? ARG_LONG_LONG : ARG_INT;
 	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
-		if (s->length == BIG_L)
-			(void)va_arg(*args, long double);
-		else
-			(void)va_arg(*args, double);
-		return 1;
+		return s->length == BIG_L ? ARG_LONG_DOUBLE : ARG_DOUBLE;
 	case 'p':
+		return ARG_POINTER;
+	case 's':
+		return s->length == NONE ? ARG_STRING : ARG_INVALID;
+	case 'n':
+		return ARG_STORE;
+	default:
+		return ARG_INVALID;
+	}
+}
+
+/* A printf conversion's arguments, a * width or precision first. */
+static inline __attribute__((always_inline)) int printf_spec_ok(const struct spec *s, va_list *args)
+{
+	long precision = s->precision;
+
+	if (s->width_star)
+		(void)va_arg(*args, int);
+	if (s->precision_star)
+		precision = va_arg(*args, int);
+	switch (s->argument) {
+	case ARG_NONE:
+		return 1;
+	case ARG_INT:
+		(void)va_arg(*args, int);
+		return 1;
+	case ARG_LONG_LONG:
+		(void)va_arg(*args, long long);
+		return 1;
+	case ARG_DOUBLE:
+		(void)va_arg(*args, double);
+		return 1;
+	case ARG_LONG_DOUBLE:
+		(void)va_arg(*args, long double);
+		return 1;
+	case ARG_POINTER:
 		(void)va_arg(*args, void *);
 		return 1;
-	case 's':
-		if (s->length != NONE)
-			return refuse(EINVAL);
-		return string_argument_ok(va_arg(*args, const char *), s->precision);
-	case 'n':
+	case ARG_STRING:
+		return string_argument_ok(va_arg(*args, const char *), precision);
+	case ARG_STORE:
 		return rs_buffer_ok(va_arg(*args, void *), integer_size(s->length), 1);
 	default:
 		return refuse(EINVAL);
@@ -179,6 +215,7 @@ struct parsed {
 	unsigned count;                /* conversions in specs */
 	int complete;                  /* parsed to the NUL; else refused with err */
 	int err;
+	uint64_t readable_epoch;       /* the epoch its bytes were last seen readable in */
 	struct spec specs[CACHED_SPECS];
 	char text[CACHED_LENGTH];      /* the format's bytes and NUL, when cached */
 };
@@ -208,20 +245,37 @@ static void parse_printf(const char *format, struct parsed *out)
 			out->err = errno;
 			return;
 		}
+		out->specs[out->count].argument = printf_argument(&out->specs[out->count]);
 		p = out->specs[out->count++].end;
 	}
 	out->length = strlen(format);
 	out->complete = 1;
 }
 
+/* The kept format's bytes can still be read: they were seen readable in
+ * this mapping epoch (which ends with any change that could take memory
+ * away), or a remembered range says so now. */
+static int format_readable(struct parsed *c)
+{
+	if (c->readable_epoch == rs_memory_epoch)
+		return 1;
+	if (!rs_memory_remembered(c->format, c->length + 1))
+		return 0;
+	c->readable_epoch = rs_memory_epoch;
+	return 1;
+}
+
 static const struct parsed *cached(const char *format)
 {
 	unsigned i;
 
-	for (i = 0; i < CACHED_FORMATS; i++) {
-		const struct parsed *c = &cache[i];
+	if (!format)  /* never kept; an empty slot's format is NULL too */
+		return NULL;
 
-		if (c->format == format && rs_memory_remembered(format, c->length + 1) &&
+	for (i = 0; i < CACHED_FORMATS; i++) {
+		struct parsed *c = &cache[i];
+
+		if (c->format == format && format_readable(c) &&
 		    !memcmp(format, c->text, c->length + 1))
 			return c;
 	}
@@ -236,16 +290,8 @@ static void keep(const struct parsed *p)
 		return;
 	slot = &cache[next_cached++ % CACHED_FORMATS];
 	*slot = *p;
+	slot->readable_epoch = rs_memory_epoch;  /* rs_printf_ok checked it just now */
 	memcpy(slot->text, p->format, p->length + 1);
-}
-
-static int printf_spec_ok(struct spec s, va_list *args)
-{
-	if (s.width_star)
-		s.width = va_arg(*args, int);
-	if (s.precision_star)
-		s.precision = va_arg(*args, int);
-	return printf_argument_ok(&s, args);
 }
 
 /* The arguments from the conversion at p on, parsing as it goes: a format
@@ -255,7 +301,10 @@ static int printf_rest_ok(const char *p, va_list *args)
 	struct spec s;
 
 	while ((p = strchr(p, '%'))) {
-		if (!parse(p + 1, &s, 0) || !printf_spec_ok(s, args))
+		if (!parse(p + 1, &s, 0))
+			return 0;
+		s.argument = printf_argument(&s);
+		if (!printf_spec_ok(&s, args))
 			return 0;
 		p = s.end;
 	}
@@ -279,7 +328,7 @@ int rs_printf_ok(const char *format, va_list args)
 	}
 	va_copy(ap, args);
 	for (i = 0; ok && i < c->count; i++)
-		ok = printf_spec_ok(c->specs[i], &ap);
+		ok = printf_spec_ok(&c->specs[i], &ap);
 	if (ok && !c->complete)
 		ok = c->err ? refuse(c->err) : printf_rest_ok(c->specs[c->count - 1].end, &ap);
 	va_end(ap);

@@ -23,8 +23,7 @@
 
 int sfvprintf(Sfio_t *f, const char *format, va_list args)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfvprintf, f, format, args);
+	RS_FORWARD_IF_NESTED(sfvprintf, f, format, args);
 	if (!rs_stream_ok(f, SF_WRITE) || !rs_printf_ok(format, args))
 		return -1;
 	return RS_CALL(sfvprintf, f, format, args);
@@ -38,8 +37,7 @@ int sfprintf(Sfio_t *f, const char *format, ...)
 /* s holds n bytes, the last of them for the NUL. */
 int sfvsprintf(char *s, int n, const char *format, va_list args)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfvsprintf, s, n, format, args);
+	RS_FORWARD_IF_NESTED(sfvsprintf, s, n, format, args);
 	if (n < 0)
 		RS_REFUSE(EINVAL, -1);
 	if (!rs_buffer_ok(s, (size_t)n, 1) || !rs_printf_ok(format, args))
@@ -65,8 +63,7 @@ int sfsprintf(char *s, int n, const char *format, ...)
 
 int sfvscanf(Sfio_t *f, const char *format, va_list args)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfvscanf, f, format, args);
+	RS_FORWARD_IF_NESTED(sfvscanf, f, format, args);
 	if (!rs_stream_ok(f, SF_READ))
 		return -1;
 	return SCAN_WITH_BOUNDED_FORMAT(RS_CALL(sfvscanf, f, bounded_, args));
@@ -79,8 +76,7 @@ int sfscanf(Sfio_t *f, const char *format, ...)
 
 int sfvsscanf(const char *s, const char *format, va_list args)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfvsscanf, s, format, args);
+	RS_FORWARD_IF_NESTED(sfvsscanf, s, format, args);
 	if (!rs_string_ok(s))
 		return -1;
 	return SCAN_WITH_BOUNDED_FORMAT(RS_CALL(sfvsscanf, s, bounded_, args));

@@ -43,8 +43,17 @@ extern int rs_depth;
 	rs_depth--; \
 	rs_result_; })
 
-/* Inside a real SFIO call: forward without checks. */
+/* Inside a real SFIO call: forward without checks.  The depth is already
+ * counted by the outer call, so the forward is a plain (tail) call; the
+ * trusted streams are still forgotten, since a nested call may close one
+ * that a discipline's sfgetc trusted a moment before. */
 #define RS_NESTED() (rs_depth > 0)
+#define RS_FORWARD_IF_NESTED(name, ...) do { \
+	if (RS_NESTED()) { \
+		rs_fast_forget(); \
+		return rs_real.name(__VA_ARGS__); \
+	} \
+} while (0)
 
 /* Whether f is one of SFIO's standard streams, which are static and never
  * go away: its bit among the three (1, 2, 4), or 0. */

@@ -45,8 +45,7 @@ Sfio_t *sfnew(Sfio_t *f, Void_t *buf, size_t size, int fd, int flags)
 {
 	int writes_buffer = !(flags & SF_STRING) || (flags & SF_WRITE);
 
-	if (RS_NESTED())
-		return RS_CALL(sfnew, f, buf, size, fd, flags);
+	RS_FORWARD_IF_NESTED(sfnew, f, buf, size, fd, flags);
 	if (!rs_stream_or_null(f))
 		return NULL;
 	if (flags & ~RS_SFIO_FLAGS)
@@ -61,8 +60,7 @@ Sfio_t *sfnew(Sfio_t *f, Void_t *buf, size_t size, int fd, int flags)
 
 Sfio_t *sfopen(Sfio_t *f, const char *name, const char *mode)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfopen, f, name, mode);
+	RS_FORWARD_IF_NESTED(sfopen, f, name, mode);
 	if (!rs_stream_or_null(f) || (name && !rs_string_ok(name)) || !rs_string_ok(mode))
 		return NULL;
 	return made(RS_CALL(sfopen, f, name, mode));
@@ -70,8 +68,7 @@ Sfio_t *sfopen(Sfio_t *f, const char *name, const char *mode)
 
 Sfio_t *sfpopen(Sfio_t *f, const char *command, const char *mode)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfpopen, f, command, mode);
+	RS_FORWARD_IF_NESTED(sfpopen, f, command, mode);
 	if (!rs_stream_or_null(f) || !rs_string_ok(command) || !rs_string_ok(mode))
 		return NULL;
 	return made(RS_CALL(sfpopen, f, command, mode));
@@ -79,8 +76,7 @@ Sfio_t *sfpopen(Sfio_t *f, const char *command, const char *mode)
 
 Sfio_t *sftmp(size_t size)
 {
-	if (RS_NESTED())
-		return RS_CALL(sftmp, size);
+	RS_FORWARD_IF_NESTED(sftmp, size);
 	return made(RS_CALL(sftmp, size));
 }
 
@@ -101,8 +97,7 @@ int sfclose(Sfio_t *f)
 
 Sfio_t *sfstack(Sfio_t *base, Sfio_t *top)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfstack, base, top);
+	RS_FORWARD_IF_NESTED(sfstack, base, top);
 	if (!rs_stream_or_null(base) || !rs_stream_or_null(top))
 		return NULL;
 	return RS_CALL(sfstack, base, top);
@@ -115,8 +110,7 @@ Sfio_t *sfswap(Sfio_t *f1, Sfio_t *f2)
 	int frees_f1 = !f2 || (closed_standard & rs_standard_stream(f2));
 	Sfio_t *result;
 
-	if (RS_NESTED())
-		return RS_CALL(sfswap, f1, f2);
+	RS_FORWARD_IF_NESTED(sfswap, f1, f2);
 	if (!rs_stream_open(f1) || !rs_stream_or_null(f2))
 		return NULL;
 	result = RS_CALL(sfswap, f1, f2);
@@ -129,8 +123,7 @@ Sfio_t *sfswap(Sfio_t *f1, Sfio_t *f2)
 
 Sfio_t *sfpool(Sfio_t *f, Sfio_t *poolf, int mode)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfpool, f, poolf, mode);
+	RS_FORWARD_IF_NESTED(sfpool, f, poolf, mode);
 	if (!rs_stream_or_null(f) || !rs_stream_or_null(poolf))
 		return NULL;
 	return RS_CALL(sfpool, f, poolf, mode);
@@ -138,8 +131,7 @@ Sfio_t *sfpool(Sfio_t *f, Sfio_t *poolf, int mode)
 
 int sfset(Sfio_t *f, int flags, int on)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfset, f, flags, on);
+	RS_FORWARD_IF_NESTED(sfset, f, flags, on);
 	if (!rs_stream_or_null(f))
 		return 0;
 	if (flags & ~RS_SFIO_FLAGS)
@@ -149,8 +141,7 @@ int sfset(Sfio_t *f, int flags, int on)
 
 int sfsetfd(Sfio_t *f, int fd)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfsetfd, f, fd);
+	RS_FORWARD_IF_NESTED(sfsetfd, f, fd);
 	if (!rs_stream_open(f))
 		return -1;
 	return RS_CALL(sfsetfd, f, fd);
@@ -159,8 +150,7 @@ int sfsetfd(Sfio_t *f, int fd)
 /* SFIO keeps the buffer and fills it later: it must be writable now. */
 Void_t *sfsetbuf(Sfio_t *f, Void_t *buf, size_t size)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfsetbuf, f, buf, size);
+	RS_FORWARD_IF_NESTED(sfsetbuf, f, buf, size);
 	if (!rs_stream_open(f))
 		return NULL;
 	if (buf && size != SF_UNBOUND && !rs_buffer_ok(buf, size, 1))
@@ -170,15 +160,13 @@ Void_t *sfsetbuf(Sfio_t *f, Void_t *buf, size_t size)
 
 int sfsync(Sfio_t *f)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfsync, f);
+	RS_FORWARD_IF_NESTED(sfsync, f);
 	return rs_stream_or_null(f) ? RS_CALL(sfsync, f) : -1;
 }
 
 int sfpurge(Sfio_t *f)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfpurge, f);
+	RS_FORWARD_IF_NESTED(sfpurge, f);
 	return rs_stream_open(f) ? RS_CALL(sfpurge, f) : -1;
 }
 
@@ -199,8 +187,7 @@ static int discipline_ok(Sfdisc_t *disc)
 
 Sfdisc_t *sfdisc(Sfio_t *f, Sfdisc_t *disc)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfdisc, f, disc);
+	RS_FORWARD_IF_NESTED(sfdisc, f, disc);
 	if (!rs_stream_open(f) || (disc && !discipline_ok(disc)))
 		return NULL;
 	return RS_CALL(sfdisc, f, disc);
@@ -208,15 +195,13 @@ Sfdisc_t *sfdisc(Sfio_t *f, Sfdisc_t *disc)
 
 int sfraise(Sfio_t *f, int type, Void_t *data)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfraise, f, type, data);
+	RS_FORWARD_IF_NESTED(sfraise, f, type, data);
 	return rs_stream_or_null(f) ? RS_CALL(sfraise, f, type, data) : -1;
 }
 
 int sfresize(Sfio_t *f, Sfoff_t size)
 {
-	if (RS_NESTED())
-		return RS_CALL(sfresize, f, size);
+	RS_FORWARD_IF_NESTED(sfresize, f, size);
 	if (!rs_stream_open(f))
 		return -1;
 	if (size < 0)
