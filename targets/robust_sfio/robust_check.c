@@ -2,7 +2,10 @@
  * The remembered checks of robust_check.h.  Eight memory ranges are kept,
  * replaced in turn, so that a copy loop (sfread into a buffer, sfwrite out of
  * it) hits on both calls, and so does a record loop that touches a line in
- * SFIO's buffer, a buffer of its own and a format or two per record.
+ * SFIO's buffer, a buffer of its own and a format or two per record.  Each
+ * kind of question keeps a hint of the ranges that answered it last, tried
+ * in line (robust_check.h); this file holds the search behind the hint and
+ * the checks that ask the kernel.
  *
  * A range is remembered whole pages wide: the kernel grants and takes away
  * access a page at a time, so a byte that passed proves its whole page, and
