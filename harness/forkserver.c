@@ -54,6 +54,7 @@ struct slot {
 	struct tb_record *record;
 	char dir[16];    /* its directory in the scratch root */
 	int dir_fd;      /* kept open to empty it after each case */
+	int err_fd;      /* a memory file: its cases' descriptor 2 */
 };
 
 /* The server's mutable state.  It lives in a mapping that fork() does not
@@ -99,6 +100,7 @@ static void launch(struct server *s, struct slot *slot)
 	const struct tb_server_config *cfg = s->cfg;
 	struct tb_request req = s->queue[s->head];
 	struct tb_record *record = slot->record;
+	int err_fd = slot->err_fd;
 	char dir[sizeof(slot->dir)];
 	pid_t pid;
 
@@ -117,7 +119,7 @@ static void launch(struct server *s, struct slot *slot)
 		die("fork");
 	if (pid == 0)
 		tb_case_run(&cfg->sandbox, &cfg->target->functions[req.fn], req.case_index,
-			    record, dir);
+			    record, dir, err_fd);
 	/* no setpgid(pid, pid) here: until the child has made its group, the
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
@@ -161,6 +163,44 @@ static void send_results(struct server *s)
 	s->nout = 0;
 }
 
+/* The end of what a case wrote to its descriptor 2: the last whole lines
+ * that fit in TB_STDERR_TAIL bytes (or the end of one longer line). */
+static uint32_t read_tail(int fd, off_t size, char *tail)
+{
+	off_t from = size > TB_STDERR_TAIL ? size - TB_STDERR_TAIL : 0;
+	ssize_t n = pread(fd, tail, (size_t)(size - from), from);
+	char *cut;
+
+	if (n <= 0)
+		return 0;
+	cut = from ? memchr(tail, '\n', (size_t)n - 1) : NULL;
+	if (cut) {
+		n -= cut + 1 - tail;
+		memmove(tail, cut + 1, (size_t)n);
+	}
+	return (uint32_t)n;
+}
+
+/* What a case wrote to its descriptor 2: the end of it is kept when the
+ * case failed (ABORT, RESTART), where an assertion's message or a
+ * library's last words are; the slot's file is emptied for the next case
+ * either way.  A case that wrote nothing costs two system calls, and only
+ * a failing one reads. */
+static void take_stderr(struct slot *slot, struct tb_result *res)
+{
+	struct stat st;
+
+	res->stderr_len = 0;
+	if (!fstat(slot->err_fd, &st) && st.st_size > 0) {
+		if (res->outcome == TB_ABORT || res->outcome == TB_RESTART)
+			res->stderr_len = read_tail(slot->err_fd, st.st_size, res->stderr_tail);
+		if (ftruncate(slot->err_fd, 0))
+			die("emptying a slot's stderr");
+	}
+	/* the case shares the file's offset, and may have moved it */
+	lseek(slot->err_fd, 0, SEEK_SET);
+}
+
 static void finish(struct server *s, struct slot *slot, int status, const struct rusage *ru)
 {
 	struct tb_observation obs = {
@@ -181,6 +221,7 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	res->duration_us = now - slot->start_us;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
+	take_stderr(slot, res);
 	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));
 	if (s->cfg->slot_started)
 		s->cfg->slot_started[s->cfg->first_slot + (slot - s->slots)] = 0;
@@ -327,7 +368,10 @@ static int make_slot(const struct tb_server_config *cfg, struct slot *slot,
 	    (sb->drop_privileges && chown(slot->dir, sb->uid, sb->gid)))
 		return -1;
 	slot->dir_fd = open(slot->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return slot->dir_fd < 0 ? -1 : 0;
+	/* a memory file, not a file in the scratch directory: a case sees
+	 * nothing of it there, and cannot remove it */
+	slot->err_fd = memfd_create("stderr", MFD_CLOEXEC);
+	return slot->dir_fd < 0 || slot->err_fd < 0 ? -1 : 0;
 }
 
 static struct server *new_server(const struct tb_server_config *cfg, int result_fd)

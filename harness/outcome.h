@@ -19,6 +19,11 @@ enum tb_outcome {
 
 extern const char *const tb_outcome_names[];
 
+/* How much of what a test process wrote to descriptor 2 a failing case
+ * keeps: the end of it, where an assertion's message or a library's abort
+ * text is; whole lines when they fit. */
+#define TB_STDERR_TAIL 512
+
 struct tb_request {
 	uint32_t fn;
 	uint32_t tag;            /* the caller's, handed back in the result */
@@ -39,6 +44,8 @@ struct tb_result {
 	int32_t channel_damaged;
 	uint32_t tag;            /* the request's */
 	int64_t duration_us;
+	uint32_t stderr_len;     /* bytes in stderr_tail: ABORT and RESTART only */
+	char stderr_tail[TB_STDERR_TAIL];  /* the last bytes it wrote to stderr */
 };
 
 /* What the fork server saw of one finished test process. */
