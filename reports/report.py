@@ -3,6 +3,7 @@ drill-down pages, summary.json, CSV tables and the figures (PNG and SVG).
 Every number is the metrics module's."""
 import csv
 import json
+from importlib.metadata import version
 from pathlib import Path
 
 from trebuchet.runner import spec as specs
@@ -10,7 +11,7 @@ from trebuchet.runner.errors import TrebuchetError
 
 from . import figures, html, metrics, store
 
-VERSION = "0.1.0"
+VERSION = version("trebuchet")  # pyproject.toml's
 
 
 def spec_texts(info):
