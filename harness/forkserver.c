@@ -71,9 +71,11 @@ struct server {
 	int request_eof;
 	uint64_t nonce_state;
 	int result_fd;
-	struct tb_result out[RESULT_BATCH + TB_SERVER_MAX_JOBS];  /* not yet sent */
+	/* results not yet sent, as they travel (outcome.h) */
+	char out[(RESULT_BATCH + TB_SERVER_MAX_JOBS) * sizeof(struct tb_result)];
+	size_t out_bytes;
 	int nout;
-	long long first_out_us;  /* when out[0] was classified */
+	long long first_out_us;  /* when the first of them was classified */
 	char dirents[8192];
 };
 
@@ -147,8 +149,8 @@ static long long results_due_in(const struct server *s)
 /* Sends the results gathered since the last call in one write. */
 static void send_results(struct server *s)
 {
-	const char *p = (const char *)s->out;
-	size_t left = (size_t)s->nout * sizeof(s->out[0]);
+	const char *p = s->out;
+	size_t left = s->out_bytes;
 
 	while (left) {
 		ssize_t n = write(s->result_fd, p, left);
@@ -161,6 +163,7 @@ static void send_results(struct server *s)
 		left -= (size_t)n;
 	}
 	s->nout = 0;
+	s->out_bytes = 0;
 }
 
 /* The end of what a case wrote to its descriptor 2: the last whole lines
@@ -208,10 +211,10 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 			  ru->ru_utime.tv_usec + ru->ru_stime.tv_usec,
 		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000,
 	};
-	struct tb_result *res = &s->out[s->nout++];
+	struct tb_result result, *res = &result;
 	long long now = tb_now_us();
 
-	if (s->nout == 1)
+	if (++s->nout == 1)
 		s->first_out_us = now;
 	tb_classify(&obs, res);
 	res->fn = slot->req.fn;
@@ -221,6 +224,8 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	take_stderr(slot, res);
+	memcpy(s->out + s->out_bytes, res, tb_result_wire_size(res));
+	s->out_bytes += tb_result_wire_size(res);
 	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));
 	if (s->cfg->slot_started)
 		s->cfg->slot_started[s->cfg->first_slot + (slot - s->slots)] = 0;

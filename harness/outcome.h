@@ -5,6 +5,7 @@
 #ifndef TREBUCHET_OUTCOME_H
 #define TREBUCHET_OUTCOME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "record.h"
@@ -47,6 +48,15 @@ struct tb_result {
 	uint32_t stderr_len;     /* bytes in stderr_tail: ABORT and RESTART only */
 	char stderr_tail[TB_STDERR_TAIL];  /* the last bytes it wrote to stderr */
 };
+
+/* A result travels from the fork server as the bytes of its struct up to
+ * the end of the tail it holds: most hold none, and a pipe full of unused
+ * tails would stall the server's writes, and with them its forks. */
+#define TB_RESULT_HEAD offsetof(struct tb_result, stderr_tail)
+static inline size_t tb_result_wire_size(const struct tb_result *r)
+{
+	return TB_RESULT_HEAD + r->stderr_len;
+}
 
 /* What the fork server saw of one finished test process. */
 struct tb_observation {
