@@ -1,16 +1,20 @@
 # trebuchet: API robustness testing for C libraries.
-# `make` lists the targets; `make run` and `make test` are all a new machine needs.
+# `make` lists the targets; `make run` and `make test` are all a new machine needs:
+# on Debian bookworm they install the rest (compiler, Python, libraries) with apt.
 
 SHELL      := /bin/bash
 PYTHON     ?= python3
 VENV       := .venv
 BUILD      := build
-VERSION    := 0.1.0
+# the one place the version is written is pyproject.toml
+VERSION    := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' pyproject.toml)
 CC         ?= cc
 CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Wno-unused-parameter
 CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
-APT_NEEDS  := check libsqlite3-dev libgvpr2 pkg-config sqlite3
+# what a bare Debian bookworm lacks: a C toolchain, Python with venv, the
+# libraries under test and the ones the executor links
+APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3
 APT_TEST   := chromium unzip
 
 DATATYPE_SRC := $(wildcard datatypes/*.c)

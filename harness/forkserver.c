@@ -54,6 +54,7 @@ struct slot {
 	struct tb_record *record;
 	char dir[16];    /* its directory in the scratch root */
 	int dir_fd;      /* kept open to empty it after each case */
+	int err_fd;      /* a memory file: its cases' descriptor 2 */
 };
 
 /* The server's mutable state.  It lives in a mapping that fork() does not
@@ -70,9 +71,11 @@ struct server {
 	int request_eof;
 	uint64_t nonce_state;
 	int result_fd;
-	struct tb_result out[RESULT_BATCH + TB_SERVER_MAX_JOBS];  /* not yet sent */
+	/* results not yet sent, as they travel (outcome.h) */
+	char out[(RESULT_BATCH + TB_SERVER_MAX_JOBS) * sizeof(struct tb_result)];
+	size_t out_bytes;
 	int nout;
-	long long first_out_us;  /* when out[0] was classified */
+	long long first_out_us;  /* when the first of them was classified */
 	char dirents[8192];
 };
 
@@ -99,6 +102,7 @@ static void launch(struct server *s, struct slot *slot)
 	const struct tb_server_config *cfg = s->cfg;
 	struct tb_request req = s->queue[s->head];
 	struct tb_record *record = slot->record;
+	int err_fd = slot->err_fd;
 	char dir[sizeof(slot->dir)];
 	pid_t pid;
 
@@ -117,7 +121,7 @@ static void launch(struct server *s, struct slot *slot)
 		die("fork");
 	if (pid == 0)
 		tb_case_run(&cfg->sandbox, &cfg->target->functions[req.fn], req.case_index,
-			    record, dir);
+			    record, dir, err_fd);
 	/* no setpgid(pid, pid) here: until the child has made its group, the
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
@@ -145,8 +149,8 @@ static long long results_due_in(const struct server *s)
 /* Sends the results gathered since the last call in one write. */
 static void send_results(struct server *s)
 {
-	const char *p = (const char *)s->out;
-	size_t left = (size_t)s->nout * sizeof(s->out[0]);
+	const char *p = s->out;
+	size_t left = s->out_bytes;
 
 	while (left) {
 		ssize_t n = write(s->result_fd, p, left);
@@ -159,6 +163,44 @@ static void send_results(struct server *s)
 		left -= (size_t)n;
 	}
 	s->nout = 0;
+	s->out_bytes = 0;
+}
+
+/* The end of what a case wrote to its descriptor 2: the last whole lines
+ * that fit in TB_STDERR_TAIL bytes (or the end of one longer line). */
+static uint32_t read_tail(int fd, off_t size, char *tail)
+{
+	off_t from = size > TB_STDERR_TAIL ? size - TB_STDERR_TAIL : 0;
+	ssize_t n = pread(fd, tail, (size_t)(size - from), from);
+	char *cut;
+
+	if (n <= 0)
+		return 0;
+	cut = from ? memchr(tail, '\n', (size_t)n - 1) : NULL;
+	if (cut) {
+		n -= cut + 1 - tail;
+		memmove(tail, cut + 1, (size_t)n);
+	}
+	return (uint32_t)n;
+}
+
+/* What a case wrote to its descriptor 2: the end of it is kept when the
+ * case failed (ABORT, RESTART), where an assertion's message or a
+ * library's last words are; the slot's file is emptied for the next case
+ * either way.  A case that wrote nothing costs one system call (which
+ * also leaves the offset the case shares at 0), and only a failing one
+ * reads. */
+static void take_stderr(struct slot *slot, struct tb_result *res)
+{
+	off_t size = lseek(slot->err_fd, 0, SEEK_END);
+
+	res->stderr_len = 0;
+	if (size <= 0)
+		return;
+	if (res->outcome == TB_ABORT || res->outcome == TB_RESTART)
+		res->stderr_len = read_tail(slot->err_fd, size, res->stderr_tail);
+	if (ftruncate(slot->err_fd, 0) || lseek(slot->err_fd, 0, SEEK_SET))
+		die("emptying a slot's stderr");
 }
 
 static void finish(struct server *s, struct slot *slot, int status, const struct rusage *ru)
@@ -169,10 +211,10 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 			  ru->ru_utime.tv_usec + ru->ru_stime.tv_usec,
 		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000,
 	};
-	struct tb_result *res = &s->out[s->nout++];
+	struct tb_result result, *res = &result;
 	long long now = tb_now_us();
 
-	if (s->nout == 1)
+	if (++s->nout == 1)
 		s->first_out_us = now;
 	tb_classify(&obs, res);
 	res->fn = slot->req.fn;
@@ -181,6 +223,9 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	res->duration_us = now - slot->start_us;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
+	take_stderr(slot, res);
+	memcpy(s->out + s->out_bytes, res, tb_result_wire_size(res));
+	s->out_bytes += tb_result_wire_size(res);
 	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));
 	if (s->cfg->slot_started)
 		s->cfg->slot_started[s->cfg->first_slot + (slot - s->slots)] = 0;
@@ -327,7 +372,10 @@ static int make_slot(const struct tb_server_config *cfg, struct slot *slot,
 	    (sb->drop_privileges && chown(slot->dir, sb->uid, sb->gid)))
 		return -1;
 	slot->dir_fd = open(slot->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return slot->dir_fd < 0 ? -1 : 0;
+	/* a memory file, not a file in the scratch directory: a case sees
+	 * nothing of it there, and cannot remove it */
+	slot->err_fd = memfd_create("stderr", MFD_CLOEXEC);
+	return slot->dir_fd < 0 || slot->err_fd < 0 ? -1 : 0;
 }
 
 static struct server *new_server(const struct tb_server_config *cfg, int result_fd)

@@ -118,6 +118,7 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 
 	memset(info, 0, sizeof(*info));
 	snprintf(info->target, sizeof(info->target), "%s", t->plugin->target);
+	snprintf(info->spec, sizeof(info->spec), "%s", o->spec ? o->spec : "");
 	snprintf(info->extends, sizeof(info->extends), "%s",
 		 t->plugin->extends ? t->plugin->extends : "");
 	snprintf(info->target_version, sizeof(info->target_version), "%s",

@@ -15,8 +15,8 @@
 static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
-	"       [--progress|--quiet]"
-	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
+	"       [--progress|--quiet] [--scratch DIR] [--memory-mb N] [--spec NAME]\n"
+	"       | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
 	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
 
@@ -85,6 +85,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "scratch", required_argument, NULL, 'S' },
+		{ "spec", required_argument, NULL, 'n' },
 		{ "memory-mb", required_argument, NULL, 'm' },
 		{ "case", required_argument, NULL, 'C' },
 		{ "cases", required_argument, NULL, 'F' },
@@ -125,6 +126,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'P': o->progress = TB_PROGRESS_ON; break;
 		case 'q': o->progress = TB_PROGRESS_OFF; break;
 		case 'S': o->scratch_parent = optarg; break;
+		case 'n': o->spec = optarg; break;
 		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
 		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
 		case 'F': o->single = 1; o->cases_file = optarg; break;

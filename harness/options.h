@@ -11,6 +11,7 @@ enum tb_progress { TB_PROGRESS_AUTO, TB_PROGRESS_ON, TB_PROGRESS_OFF };
 struct tb_options {
 	const char *plugin;
 	const char *db;
+	const char *spec;       /* how `trebuchet run` named the spec, when by path */
 	const char *functions;  /* comma-separated, NULL = all */
 	uint64_t cap;
 	uint64_t seed;

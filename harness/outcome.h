@@ -5,6 +5,7 @@
 #ifndef TREBUCHET_OUTCOME_H
 #define TREBUCHET_OUTCOME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "record.h"
@@ -18,6 +19,11 @@ enum tb_outcome {
 };
 
 extern const char *const tb_outcome_names[];
+
+/* How much of what a test process wrote to descriptor 2 a failing case
+ * keeps: the end of it, where an assertion's message or a library's abort
+ * text is; whole lines when they fit. */
+#define TB_STDERR_TAIL 512
 
 struct tb_request {
 	uint32_t fn;
@@ -39,7 +45,18 @@ struct tb_result {
 	int32_t channel_damaged;
 	uint32_t tag;            /* the request's */
 	int64_t duration_us;
+	uint32_t stderr_len;     /* bytes in stderr_tail: ABORT and RESTART only */
+	char stderr_tail[TB_STDERR_TAIL];  /* the last bytes it wrote to stderr */
 };
+
+/* A result travels from the fork server as the bytes of its struct up to
+ * the end of the tail it holds: most hold none, and a pipe full of unused
+ * tails would stall the server's writes, and with them its forks. */
+#define TB_RESULT_HEAD offsetof(struct tb_result, stderr_tail)
+static inline size_t tb_result_wire_size(const struct tb_result *r)
+{
+	return TB_RESULT_HEAD + r->stderr_len;
+}
 
 /* What the fork server saw of one finished test process. */
 struct tb_observation {

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 		/* the first jobs % servers servers take one slot more */
 		share.jobs = cfg->jobs / servers + (i < cfg->jobs % servers);
 		pool->outstanding[i] = 0;
+		pool->inbox[i].head = pool->inbox[i].len = 0;
 		if (tb_server_start(&share, &pool->servers[i]))
 			return -1;
 		pool->n++;
@@ -67,24 +69,53 @@ int tb_pool_send(struct tb_server_pool *pool, const struct tb_request *reqs, int
 	return 0;
 }
 
+/* Moves the whole results in server s's inbox to buf, up to max. */
+static int take_whole(struct tb_server_pool *pool, int s, struct tb_result *buf, int max)
+{
+	struct tb_inbox *in = &pool->inbox[s];
+	int n = 0;
+
+	while (n < max && in->len >= TB_RESULT_HEAD) {
+		uint32_t tail;
+		size_t size;
+
+		/* results lie end to end, not aligned */
+		memcpy(&tail, in->bytes + in->head + offsetof(struct tb_result, stderr_len),
+		       sizeof(tail));
+		size = TB_RESULT_HEAD + tail;
+		if (in->len < size)
+			break;
+		memcpy(&buf[n++], in->bytes + in->head, size);
+		in->head += size;
+		in->len -= size;
+	}
+	if (!in->len)
+		in->head = 0;
+	pool->outstanding[s] -= (size_t)n;
+	return n;
+}
+
 /* Reads whole results from server s: at least one, up to max. */
 static int read_from(struct tb_server_pool *pool, int s, struct tb_result *buf, int max)
 {
-	size_t got = 0;
+	struct tb_inbox *in = &pool->inbox[s];
 
 	for (;;) {
-		ssize_t n = read(pool->servers[s].result_fd, (char *)buf + got,
-				 (size_t)max * sizeof(*buf) - got);
+		int n = take_whole(pool, s, buf, max);
+		ssize_t got;
 
-		if (n < 0 && errno == EINTR)
+		if (n)
+			return n;
+		/* what is left is part of one result: room after it */
+		memmove(in->bytes, in->bytes + in->head, in->len);
+		in->head = 0;
+		got = read(pool->servers[s].result_fd, in->bytes + in->len,
+			   sizeof(in->bytes) - in->len);
+		if (got < 0 && errno == EINTR)
 			continue;  /* a result is half read: finish it */
-		if (n <= 0)
+		if (got <= 0)
 			return -1;
-		got += (size_t)n;
-		if (got % sizeof(*buf) == 0) {
-			pool->outstanding[s] -= got / sizeof(*buf);
-			return (int)(got / sizeof(*buf));
-		}
+		in->len += (size_t)got;
 	}
 }
 
@@ -93,6 +124,13 @@ int tb_pool_receive(struct tb_server_pool *pool, struct tb_result *buf, int max,
 	struct pollfd fds[TB_MAX_SERVERS];
 	int i;
 
+	/* results already read come first: no poll would announce them */
+	for (i = 0; i < pool->n; i++) {
+		int n = take_whole(pool, i, buf, max);
+
+		if (n)
+			return n;
+	}
 	for (i = 0; i < pool->n; i++) {
 		fds[i].fd = pool->servers[i].result_fd;
 		fds[i].events = POLLIN;

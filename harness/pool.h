@@ -15,12 +15,20 @@
 
 #define TB_MAX_SERVERS 64
 
+/* What has come from a server and is not yet handed out: results travel
+ * with their tails only (outcome.h), so one may arrive in parts. */
+struct tb_inbox {
+	char bytes[16384];
+	size_t head, len;  /* unread bytes are bytes[head .. head + len) */
+};
+
 struct tb_server_pool {
 	int n;
 	int slots;                       /* jobs, all servers together */
 	volatile long long *slot_started; /* shared with the servers (forkserver.h) */
 	struct tb_server servers[TB_MAX_SERVERS];
 	size_t outstanding[TB_MAX_SERVERS];
+	struct tb_inbox inbox[TB_MAX_SERVERS];
 };
 
 /* Starts min(servers, cfg->jobs) servers sharing cfg->jobs slots. */

@@ -10,6 +10,27 @@
  * campaign (campaign.c) */
 #define WINDOW 256
 
+/* bytes as a JSON string, one code point per byte (\u00XX for any byte
+ * outside printable ASCII), so that any bytes a case wrote survive the
+ * trip; runner/repro.py turns them back into bytes */
+static void print_bytes(const char *p, size_t n, FILE *out)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c >= 0x20 && c < 0x7f)
+			fputc(c, out);
+		else
+			fprintf(out, "\\u%04x", c);
+	}
+	fputc('"', out);
+}
+
 static void print_result(const struct tb_target *t, const struct tb_result *r, FILE *out)
 {
 	const struct tb_planned_function *pf = &t->functions[r->fn];
@@ -23,9 +44,11 @@ static void print_result(const struct tb_target *t, const struct tb_result *r, F
 			pf->lists[i]->values[values[i]]->name);
 	fprintf(out, "], \"outcome\": \"%s\", \"signal\": %d, \"exit_status\": %d, "
 		"\"ret\": %lld, \"errno\": %d, \"error_reported\": %d, \"setup_param\": %d, "
-		"\"cleanup_failed\": %d, \"duration_us\": %lld}\n",
+		"\"cleanup_failed\": %d, \"duration_us\": %lld, \"stderr\": ",
 		tb_outcome_names[r->outcome], r->signal, r->exit_status, (long long)r->ret, r->err,
 		r->error_reported, r->setup_param, r->cleanup_failed, (long long)r->duration_us);
+	print_bytes(r->stderr_tail, r->stderr_len, out);
+	fputs("}\n", out);
 }
 
 int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,

@@ -53,11 +53,15 @@ int tb_sandbox_inherited(const struct tb_sandbox *sb)
  * process group of its own, in the server's session that has no
  * controlling terminal; a CPU clock of its own; the server's descriptors
  * closed, the unprivileged user, since the server must stay able to kill). */
-static int enter_sandbox(const struct tb_sandbox *sb, const char *dir)
+static int enter_sandbox(const struct tb_sandbox *sb, const char *dir, int stderr_fd)
 {
 	sigset_t none;
 
 	sigemptyset(&none);
+	/* descriptor 2 on the slot's memory file, so that a failing case's
+	 * last words can be read back (forkserver.c) */
+	if (stderr_fd >= 0 && dup2(stderr_fd, 2) < 0)
+		return -1;
 	if (setpgid(0, 0) || sigprocmask(SIG_SETMASK, &none, NULL) ||
 	    prctl(PR_SET_PDEATHSIG, SIGKILL) || cpu_limit(sb->cpu_seconds) ||
 	    close_range(3, ~0U, 0))
@@ -73,7 +77,7 @@ static void mark(uint64_t *where, uint64_t value)
 }
 
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
-		 uint64_t case_index, struct tb_record *rec, const char *dir)
+		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd)
 {
 	union tb_arg args[TB_MAX_PARAMS];
 	const struct tb_value *values[TB_MAX_PARAMS];
@@ -82,7 +86,7 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 	pid_t self;
 	int i;
 
-	if (enter_sandbox(sb, dir))
+	if (enter_sandbox(sb, dir, stderr_fd))
 		_exit(TB_EXIT_SANDBOX);
 	self = getpid();
 	tb_case_decode(case_index, pf->counts, pf->nparams, index);

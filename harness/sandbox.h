@@ -29,16 +29,17 @@ struct tb_sandbox {
 /* The part of the sandbox every test process shares, applied once to the
  * fork server itself so that its children inherit it: limits on core
  * dumps, address space, file size (writes past it fail with EFBIG) and
- * processes, /dev/null on descriptors
- * 0 to 2, and (when dropping privileges) no supplementary groups and the
- * unprivileged group.  0 or -1. */
+ * processes, /dev/null on descriptors 0 to 2 (a case's 2 then becomes its
+ * slot's memory file), and (when dropping privileges) no supplementary
+ * groups and the unprivileged group.  0 or -1. */
 int tb_sandbox_inherited(const struct tb_sandbox *sb);
 
 /* Runs one case in the current (freshly forked) process.  Never returns.
  * The working directory must be the run's scratch root, and dir the name of
- * the (empty) slot directory in it where the case works. */
+ * the (empty) slot directory in it where the case works.  stderr_fd, when
+ * not -1, becomes the case's descriptor 2 (else it stays on /dev/null). */
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
-		 uint64_t case_index, struct tb_record *rec, const char *dir)
+		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd)
 	__attribute__((noreturn));
 
 #endif

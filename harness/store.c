@@ -112,8 +112,8 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 	    sqlite3_prepare_v2(st->db,
 			       "INSERT INTO results (run_id, function, case_index, value_names,"
 			       " outcome, signal, exit_status, ret, errno, error_reported,"
-			       " setup_param, duration_us, cleanup_failed, channel_damaged)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st->insert, NULL) != SQLITE_OK) {
 		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
 		goto fail;
@@ -157,8 +157,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
-			       " dictionary_digest, spec_digest, shard, shards, started)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,"
+			       " dictionary_digest, spec_digest, shard, shards, spec, started)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),"
 			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
@@ -177,6 +177,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	sqlite3_bind_text(s, 13, info->spec_digest, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 14, info->shard);
 	sqlite3_bind_int(s, 15, info->shards);
+	sqlite3_bind_text(s, 16, info->spec, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
@@ -308,6 +309,10 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 	sqlite3_bind_int64(s, 12, r->duration_us);
 	sqlite3_bind_int(s, 13, r->cleanup_failed);
 	sqlite3_bind_int(s, 14, r->channel_damaged);
+	if (r->stderr_len)
+		sqlite3_bind_blob(s, 15, r->stderr_tail, (int)r->stderr_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 15);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)

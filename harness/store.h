@@ -16,6 +16,7 @@ struct tb_store;
 
 struct tb_run_info {
 	char target[128];
+	char spec[4096];       /* the spec's path as the run was given it, "" if by name */
 	char extends[128];     /* the base target's name, "" if none */
 	char target_version[128];
 	char host[512];

@@ -1,6 +1,7 @@
 """The HTML report: index.html and one drill-down page per function, from
 jinja2 templates shipped as package data and compiled once.  The templates
 lay out what reports/metrics.py computed; the helpers here only format."""
+import shlex
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,6 +58,17 @@ def shade(rate):
     return f"background: rgb({level}, {level}, {level}); color: {'black' if rate < 50 else 'white'}"
 
 
+def points(value):
+    """A difference of two rates, in percentage points: +12.5."""
+    return f"{value:+.1f}"
+
+
+def last_line(text, width=100):
+    """The last line of a case's stderr that says anything, cut to width."""
+    line = next((l for l in reversed(text.splitlines()) if l.strip()), "")
+    return line if len(line) <= width else line[:width - 1] + "\u2026"
+
+
 def page_of(f):
     return f"{f.target}-{f.name}.html"
 
@@ -74,7 +86,7 @@ def _env():
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.globals.update(pct=pct, measure=measure, shade=shade, signame=signal_name, page_of=page_of,
-                       secs=secs, interval=interval, ratio=ratio, pct_change=pct_change, mib=mib,
+                       secs=secs, points=points, last_line=last_line, interval=interval, ratio=ratio, pct_change=pct_change, mib=mib,
                        libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
     return env
 
@@ -94,13 +106,23 @@ def write_index(out, report, figures, version):
             version=version, runs=runs))
 
 
+def _equivalent_page(report, f):
+    """The page of f's stdio equivalent, when the report has one."""
+    stdio = report.target("stdio")
+    other = stdio.function(f.equivalent) if stdio and f.equivalent else None
+    return page_of(other) if other else None
+
+
 def write_function_pages(out, report, conns, version):
     """conns: {db path: connection} holding each target's run."""
     template = _env().get_template("function.html.j2")
     for summary in report.targets:
         conn = conns[summary.db]
         runs = [RunRow(summary.info, summary.db)]
+        # as the run named its target, so that the command works pasted
+        target_arg = shlex.quote(summary.info.target_arg)
         for f in summary.functions:
             cases = metrics.failing_cases(conn, summary.run, f.name, CASES_PER_PAGE)
-            (out / page_of(f)).write_text(template.render(f=f, cases=cases, shown=len(cases),
-                                                          version=version, runs=runs))
+            (out / page_of(f)).write_text(template.render(
+                f=f, cases=cases, shown=len(cases), version=version, runs=runs,
+                target_arg=target_arg, equivalent_page=_equivalent_page(report, f)))

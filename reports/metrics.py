@@ -4,7 +4,11 @@ one place from a store's rows, as DESIGN.md defines them:
   a case fails when its outcome is ABORT or RESTART (FAILING, below);
   per function: abort rate = ABORT / (cases - SETUP), likewise restart, and
   failure rate = (ABORT + RESTART) / (cases - SETUP);
-  per target: the unweighted mean of its functions' rates (normalized).
+  per target: the unweighted mean of its functions' rates (normalized);
+  per value of a parameter: how much it raises its function's failure rate
+  (ValueStats.raise_pp: the failure rate of the function's cases holding
+  that value at that parameter, less that of its cases holding another
+  value there).
 
 A store may hold several runs of a target; a report reads the newest
 finished run of each target unless told which runs to read.  Templates and
@@ -15,6 +19,8 @@ import sqlite3
 import statistics
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
+
+from trebuchet.runner.names import stderr_text
 
 # The one definition of a failing case.
 FAILING = ("ABORT", "RESTART")
@@ -97,6 +103,13 @@ class RunInfo:
     spec_digest: str
     shard: int        # the run holds shard K of N of its campaign's cases
     shards: int       # (run --shard K/N); 1 of 1: all of them
+    spec: Optional[str] = None  # the spec's path as the run was given it, or None
+
+    @property
+    def target_arg(self):
+        """The target as a `trebuchet repro --target` names it: the spec's
+        path when the run was given one, else the target's name."""
+        return self.spec or self.target
 
     @property
     def partial(self):
@@ -112,15 +125,32 @@ class RunInfo:
 
 @dataclass
 class ValueStats:
-    """One test value at one parameter position of a function."""
+    """One test value at one parameter position of a function, and the
+    function's other cases: those holding another value at that position."""
     param: str
     value: str          # "datatype:VALUE"
     failing: int = 0
     tested: int = 0     # cases holding it, less SETUP
+    others_failing: int = 0
+    others_tested: int = 0
 
     @property
     def rate(self):
         return _rate(self.failing, self.tested)
+
+    @property
+    def others_rate(self):
+        return _rate(self.others_failing, self.others_tested)
+
+    @property
+    def raise_pp(self):
+        """How much the value raises its function's failure rate, in
+        percentage points: the failure rate of the cases holding it at this
+        parameter less that of the cases holding another value there.  None
+        when no case holds another value there: nothing to compare with (a
+        value present in every case of a failing function is not thereby
+        guilty)."""
+        return self.rate - self.others_rate if self.others_tested else None
 
     @property
     def short(self):
@@ -128,7 +158,9 @@ class ValueStats:
 
     def as_dict(self):
         return dict(param=self.param, value=self.value, failing=self.failing,
-                    tested=self.tested, failure_rate=self.rate)
+                    tested=self.tested, failure_rate=self.rate,
+                    others_failing=self.others_failing, others_tested=self.others_tested,
+                    others_failure_rate=self.others_rate, raise_pp=self.raise_pp)
 
 
 @dataclass
@@ -151,6 +183,7 @@ class FailingCase:
     outcome: str
     signal: Optional[int]
     exit_status: Optional[int]
+    stderr: Optional[str] = None  # the end of what it wrote to stderr
 
 
 @dataclass
@@ -168,7 +201,9 @@ class FunctionStats:
     stream_aborts: int = 0   # ABORT cases holding no NOT_A_STREAM value
     stream_tested: int = 0   # cases less SETUP holding no NOT_A_STREAM value
     params: list = field(default_factory=list)          # [ParamStats], in order
-    failing_values: list = field(default_factory=list)  # [ValueStats], most failing first
+    failing_values: list = field(default_factory=list)  # [ValueStats], most raising first
+    note: Optional[str] = None        # the spec's `note:`, when the spec is here
+    equivalent: Optional[str] = None  # the spec's `equivalent:`, likewise
 
     def count(self, outcome):
         """Adds one case of this outcome to the counts."""
@@ -205,6 +240,7 @@ class FunctionStats:
 
     def as_dict(self):
         return dict(target=self.target, run=self.run, name=self.name, signature=self.signature,
+                    note=self.note, equivalent=self.equivalent,
                     cases=self.cases, passed=self.passed, aborts=self.aborts,
                     restarts=self.restarts, setups=self.setups,
                     abort_rate=self.abort_rate, restart_rate=self.restart_rate,
@@ -229,6 +265,9 @@ class TargetSummary:
     db: str
     info: RunInfo
     functions: list  # [FunctionStats], by name
+    # {function: its stdio equivalent}, in the spec's order; empty when the
+    # spec is not here
+    equivalents: dict = field(default_factory=dict)
 
     @property
     def target_version(self):
@@ -367,12 +406,16 @@ def _count_values(f, counts, values, failed):
 
 
 def _finish_values(f, counts):
-    """Orders each parameter's values by name and picks the values most
-    often present in failing cases."""
+    """Orders each parameter's values by name, counts each value's other
+    cases, and picks the TOP_VALUES values that most raise the function's
+    failure rate (raise_pp above 0; ties: more failing cases first)."""
     for param, by_value in zip(f.params, counts):
         param.values = sorted(by_value.values(), key=lambda v: v.value)
-    candidates = [v for p in f.params for v in p.values if v.failing]
-    f.failing_values = sorted(candidates, key=lambda v: (-v.failing, -v.rate, v.param,
+        for v in param.values:
+            v.others_failing = f.failing - v.failing
+            v.others_tested = f.tested - v.tested
+    candidates = [v for p in f.params for v in p.values if v.raise_pp and v.raise_pp > 0]
+    f.failing_values = sorted(candidates, key=lambda v: (-v.raise_pp, -v.failing, v.param,
                                                          v.value))[:TOP_VALUES]
 
 
@@ -409,10 +452,11 @@ def failing_cases(conn, run, function, limit):
     """The first `limit` failing cases of a function, by case index."""
     marks = ", ".join("?" * len(FAILING))
     rows = conn.execute(
-        "SELECT case_index, value_names, outcome, signal, exit_status FROM results"
+        "SELECT case_index, value_names, outcome, signal, exit_status, stderr FROM results"
         f" WHERE run_id = ? AND function = ? AND outcome IN ({marks})"
         " ORDER BY case_index LIMIT ?", (run, function, *FAILING, limit))
-    return [FailingCase(r[0], r[1].split(" ") if r[1] else [], r[2], r[3], r[4]) for r in rows]
+    return [FailingCase(r[0], r[1].split(" ") if r[1] else [], r[2], r[3], r[4],
+                        stderr_text(r[5])) for r in rows]
 
 
 def pairs(left, right, equivalents):
@@ -536,7 +580,7 @@ class Report:
             bench=[b.as_dict() for b in self.bench])
 
 
-def _pairings(targets, equivalents_of):
+def _pairings(targets):
     """The equivalent pair sets (a target whose spec extends no other,
     against stdio) and the hardening pair sets (a run's `extends` target,
     before, against the run's own target, after)."""
@@ -550,22 +594,31 @@ def _pairings(targets, equivalents_of):
             if same:
                 hardening.append(PairSet("hardened", base, t, same))
         elif stdio and t is not stdio and not t.info.extends:
-            found = pairs(t, stdio, equivalents_of(t.target))
+            found = pairs(t, stdio, t.equivalents)
             if found:
                 equivalents.append(PairSet("equivalent", t, stdio, found))
     return equivalents, hardening
 
 
-def build_report(sources, equivalents_of):
-    """sources: [(conn, db path)]; equivalents_of(target) -> {function: stdio
-    equivalent}.  The newest finished run of each target found in any store
-    is used; a target in several stores is taken from the last."""
+def build_report(sources, spec_texts):
+    """sources: [(conn, db path)]; spec_texts(RunInfo) -> {function:
+    {"note": ..., "equivalent": ...}}, what the run's spec says of each
+    function (empty when the spec is not here).  The newest finished run of
+    each target found in any store is used; a target in several stores is
+    taken from the last."""
     chosen = {}
     for conn, db in sources:
         for target, run in latest_runs(conn).items():
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
-    found_pairs, hardened = _pairings(targets, equivalents_of)
+    for t in targets:
+        texts = spec_texts(t.info)
+        t.equivalents = {name: text["equivalent"] for name, text in texts.items()
+                         if text["equivalent"]}
+        for f in t.functions:
+            f.note = texts.get(f.name, {}).get("note")
+            f.equivalent = texts.get(f.name, {}).get("equivalent")
+    found_pairs, hardened = _pairings(targets)
     return Report(targets, found_pairs, hardened, bench=bench_runs(sources))
 
 

@@ -3,6 +3,7 @@ drill-down pages, summary.json, CSV tables and the figures (PNG and SVG).
 Every number is the metrics module's."""
 import csv
 import json
+from importlib.metadata import version
 from pathlib import Path
 
 from trebuchet.runner import spec as specs
@@ -10,22 +11,23 @@ from trebuchet.runner.errors import TrebuchetError
 
 from . import figures, html, metrics, store
 
-VERSION = "0.1.0"
+VERSION = version("trebuchet")  # pyproject.toml's
 
 
-def equivalents_of(target):
-    """{function: stdio equivalent} from the target's spec; empty if the
-    target has no spec here (a store from elsewhere)."""
+def spec_texts(info):
+    """{function: {"note", "equivalent"}} from the spec the run was made
+    with (metrics.RunInfo): its path as the run was given it, else its
+    target's name; empty if it is not here (a store from elsewhere)."""
     try:
-        spec = specs.load(specs.find_spec(target))
+        spec = specs.load(specs.find_spec(info.target_arg))
     except TrebuchetError:
         return {}
-    return {f.name: f.equivalent for f in spec.functions if f.equivalent}
+    return {f.name: {"note": f.note, "equivalent": f.equivalent} for f in spec.functions}
 
 
 def build(dbs):
     conns = {str(db): store.connect(db) for db in dbs}
-    report = metrics.build_report([(c, db) for db, c in conns.items()], equivalents_of)
+    report = metrics.build_report([(c, db) for db, c in conns.items()], spec_texts)
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns

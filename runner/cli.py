@@ -28,7 +28,8 @@ def cmd_run(args):
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
-        memory_mb=args.memory_mb, shard=args.shard)
+        memory_mb=args.memory_mb, shard=args.shard,
+        spec=args.target if specs.names_a_file(args.target) else None)
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
     elif rc in (Exit.INTERRUPTED, Exit.HARNESS):

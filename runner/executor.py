@@ -6,7 +6,7 @@ import sys
 from . import paths
 from .errors import TrebuchetError
 from .exitcodes import Exit
-from .names import signal_name
+from .names import signal_name, stderr_text
 
 
 def _exec_path():
@@ -16,14 +16,17 @@ def _exec_path():
 
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
-                 resume=False, progress=None, scratch=None, memory_mb=None, shard=None):
+                 resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
+                 spec=None):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
+    spec: the spec's path as the user gave it, stored with the run so that
+    the repro commands a report prints name the target as the run did.
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
-               "--memory-mb": memory_mb, "--shard": shard}
+               "--memory-mb": memory_mb, "--shard": shard, "--spec": spec}
     for flag, value in options.items():
         if value is not None:
             argv += [flag, str(value)]
@@ -61,7 +64,16 @@ def _output(args, path=None):
 
 def query(args, path=None):
     """The one JSON value trebuchet-exec run with args prints."""
-    return json.loads(_output(args, path))
+    return _with_stderr_text(json.loads(_output(args, path)))
+
+
+def _with_stderr_text(result):
+    """A case's result with its \"stderr\" as text.  The executor writes
+    the bytes one code point each (harness/repro.c); they are read back as
+    bytes and decoded as the store's are (stderr_text)."""
+    if isinstance(result, dict) and "stderr" in result:
+        result["stderr"] = stderr_text(result["stderr"].encode("latin-1"))
+    return result
 
 
 def run_cases(plugin, cases_file, timeout=None):
@@ -71,7 +83,7 @@ def run_cases(plugin, cases_file, timeout=None):
     args = ["--plugin", plugin, "--cases", cases_file]
     if timeout is not None:
         args += ["--timeout", timeout]
-    return [json.loads(line) for line in _output(args).splitlines()]
+    return [_with_stderr_text(json.loads(line)) for line in _output(args).splitlines()]
 
 
 def list_functions(plugin):

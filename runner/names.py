@@ -15,6 +15,12 @@ def errno_name(number):
     return errno.errorcode.get(number, str(number)) if number else "0"
 
 
+def stderr_text(data):
+    """What a test process wrote to stderr (bytes, as stored), as text:
+    UTF-8, with U+FFFD for a byte that is not; None for nothing."""
+    return data.decode("utf-8", "replace") if data else None
+
+
 def outcome_brief(outcome, signal=None, exit_status=None, errno=None):
     """An outcome in a few words: "ABORT SIGSEGV", "ABORT exit 3", "PASS errno
     EBADF" (when errno is given), "RESTART".  A signal of None or -1 is none."""

@@ -6,6 +6,8 @@ from . import build, executor
 from .errors import TrebuchetError
 from .names import signal_name
 
+STDERR_TAIL = 512  # bytes of a failing case's stderr kept (harness/outcome.h)
+
 
 def case_index(spec, function, values, datatypes):
     """The case index of function for values ("datatype:VALUE" or "VALUE",
@@ -37,9 +39,20 @@ def run_case(spec, function, index, timeout=None):
 
 
 def describe(result):
-    """One line a person reads: the call, its outcome and what came back."""
+    """One line a person reads: the call, its outcome and what came back;
+    then, for a failing case that wrote to stderr, the end of what it wrote."""
     call = f"{result['function']}({', '.join(result['values'])})"
-    return f"{call} case {result['case']}: {outcome_text(result)}"
+    line = f"{call} case {result['case']}: {outcome_text(result)}"
+    if result.get("stderr"):
+        line += "\n" + stderr_block(result["stderr"])
+    return line
+
+
+def stderr_block(text):
+    """A failing case's stderr as `repro` and the gate print it: a heading,
+    then its lines indented."""
+    body = "\n".join("  | " + l for l in text.rstrip("\n").split("\n"))
+    return f"its stderr ends (the last lines, {STDERR_TAIL} bytes at most):\n{body}"
 
 
 def outcome_text(result):

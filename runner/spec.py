@@ -42,6 +42,7 @@ class Function:
     error_param: Optional[str] = None
     extra_args: tuple = ()
     equivalent: Optional[str] = None
+    note: Optional[str] = None
 
     @property
     def signature(self):
@@ -87,7 +88,7 @@ class Spec:
     def digest(self):
         """What makes a case mean the same call in two runs: each function's
         name, the call it makes, its C types, datatypes and error convention.
-        Comments, layout, libraries and `equivalent:` do not count, so a
+        Comments, layout, libraries, `note:` and `equivalent:` do not count, so a
         new build of the same library under the same spec keeps its digest
         and its runs stay comparable (the gate)."""
         calls = [[f.name, f.call, f.returns, [[p.name, p.ctype, p.datatype] for p in f.params],
@@ -115,15 +116,22 @@ def _list_base():
 def find_spec(target):
     """The spec file for a target name, or a path to a spec of one's own."""
     candidate = Path(target)
-    if candidate.suffix in (".yaml", ".yml"):
+    if names_a_file(target):
         if not candidate.is_file():
             raise TrebuchetError("no such spec file", candidate)
         return candidate.resolve()
     spec = paths.TARGETS / target / f"{target}.yaml"
     if not spec.is_file():
         known = ", ".join(available_targets()) or "none"
-        raise TrebuchetError(f"unknown target '{target}' (known: {known})")
+        raise TrebuchetError(f"unknown target '{target}' (known: {known}; or the path of a "
+                             f"spec file, path/to/mylib.yaml)")
     return spec
+
+
+def names_a_file(target):
+    """Whether --target names a spec file (by its path) rather than a
+    target under targets/."""
+    return Path(target).suffix in (".yaml", ".yml")
 
 
 def available_targets():
@@ -210,7 +218,8 @@ def _build(data, path, lines):
             name=f["name"], call=f.get("call", f["name"]), returns=f["returns"].strip(),
             params=tuple(Param(p["name"], p["type"].strip(), p["datatype"]) for p in f["params"]),
             error_when=err["when"], error_value=err.get("value"), error_param=err.get("param"),
-            extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent")))
+            extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
+            note=f.get("note")))
     version = data.get("version", {})
     return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
                 includes=tuple(data.get("includes", ())),

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -27,7 +27,9 @@ CREATE TABLE IF NOT EXISTS runs (
     dictionary_digest TEXT  NOT NULL,   -- of every value name of the target's datatypes
     spec_digest     TEXT    NOT NULL,   -- of the spec's functions: names, C types, datatypes, error conventions
     shard           INTEGER NOT NULL DEFAULT 1,  -- this run holds shard K of N ...
-    shards          INTEGER NOT NULL DEFAULT 1   -- ... of the campaign's cases; 1 of 1: all of them
+    shards          INTEGER NOT NULL DEFAULT 1,  -- ... of the campaign's cases; 1 of 1: all of them
+    spec            TEXT                -- the spec's path as `trebuchet run --target` was given it
+                                        -- (from the directory it ran in); NULL: a target named under targets/
 );
 
 -- One function of one run: its signature and its case counts.
@@ -58,6 +60,8 @@ CREATE TABLE IF NOT EXISTS results (
     duration_us    INTEGER NOT NULL,  -- fork to reap
     cleanup_failed INTEGER NOT NULL DEFAULT 0,  -- PASS, then cleanup crashed or hung
     channel_damaged INTEGER NOT NULL DEFAULT 0, -- the call scribbled on the result record
+    stderr         BLOB,              -- ABORT, RESTART: the end of what the test process wrote to
+                                      -- descriptor 2 (its last lines, 512 bytes at most), or NULL
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
 );

@@ -88,6 +88,24 @@ def test_fclose_of_a_read_stream_exits_0_and_removes_its_directory(tmp_path):
     assert workdir.parent == out / "tmp" and list(workdir.parent.iterdir()) == []
 
 
+def test_a_crash_leaves_its_stderr_beside_its_directory_as_repro_shows_it(tmp_path):
+    # st_complain writes 40 lines to stderr, then fails an assert()
+    result, out = emit(tmp_path, "selftest", "st_complain", "--values", "int:ONE")
+    assert result["outcome"] == "ABORT" and result["stderr"]
+    build(out)
+    ran = run(out)
+    assert ran.returncode == -result["signal"]
+    kept = Path(re.search(r"repro: the call's stderr goes to (\S+)", ran.stderr).group(1))
+    workdir = Path(re.search(r"repro: working in (\S+)", ran.stderr).group(1))
+    assert kept == workdir.with_name(workdir.name + ".stderr") and kept.parent == out / "tmp"
+    # the whole of it, of which trebuchet kept the last lines; the program
+    # is named otherwise in the assertion's message
+    text = kept.read_text()
+    assert text.startswith("st_complain: line 1 of 40\n")
+    assert text.splitlines()[-2] == result["stderr"].splitlines()[-2] == "st_complain: line 40 of 40"
+    assert text.endswith("st_complain: Assertion `code == 0' failed.\n")
+
+
 def test_an_sfio_crash_dies_of_the_signal_repro_reports(tmp_path):
     # a wild stream pointer: SFIO reads through it without a check
     result, out = emit(tmp_path, "sfio", "sfclose", "--values", "Sfio_t:GARBAGE")

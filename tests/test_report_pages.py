@@ -9,6 +9,9 @@ run, loaded over schemas/results.sql into a temporary store.  It was made with
         trebuchet run --target $1 --functions $2 --cap 30 --db small.db --quiet; done
     sqlite3 small.db .dump | grep '^INSERT'     # below the file's comment lines
 
+(its failing cases' stderr was added, when the store gained that column, by
+running each case again as `trebuchet repro` does).
+
 Dates, hosts, versions and the store's path are masked in both.  After an
 intended change of the pages, regenerate the expected output and read its
 diff before committing it:

@@ -348,6 +348,27 @@ static void call_litter(const union tb_arg *a, struct tb_call *out)
 		   close(fd) || chmod("a/b", 0500) || chmod("a", 0500);
 }
 
+/* Writes lines to stderr, more than a case keeps: "line 1" to "line 99". */
+static void say_lines(void)
+{
+	char line[32];
+	int i, n;
+
+	for (i = 1; i <= 99; i++) {
+		n = snprintf(line, sizeof(line), "line %d\n", i);
+		if (write(2, line, (size_t)n) != n)
+			return;
+	}
+}
+
+static void call_shout(const union tb_arg *a, struct tb_call *out)
+{
+	say_lines();
+	*(volatile int *)0 = 1;
+}
+
+static void call_chatter(const union tb_arg *a, struct tb_call *out) { say_lines(); }
+
 static const char *const one_int[] = { "int", NULL };
 static const struct tb_function functions[] = {
 	{ .name = "echo", .params = one_int, .call = call_echo },
@@ -356,15 +377,22 @@ static const struct tb_function functions[] = {
 	{ .name = "exit", .params = one_int, .call = call_exit },
 	{ .name = "spin", .params = one_int, .call = call_spin },
 	{ .name = "litter", .params = one_int, .call = call_litter },
+	{ .name = "shout", .params = one_int, .call = call_shout },
+	{ .name = "chatter", .params = one_int, .call = call_chatter },
 };
+#define NFUNCTIONS (int)(sizeof(functions) / sizeof(functions[0]))
 
 static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t index)
 {
 	struct tb_request req = { .fn = fn, .case_index = index };
 	struct tb_result res;
+	ssize_t got;
 
 	ck_assert_int_eq(write(srv->request_fd, &req, sizeof(req)), sizeof(req));
-	ck_assert_int_eq(read(srv->result_fd, &res, sizeof(res)), sizeof(res));
+	/* one result in flight: it arrives alone, as many bytes as it holds */
+	got = read(srv->result_fd, &res, sizeof(res));
+	ck_assert_int_ge(got, TB_RESULT_HEAD);
+	ck_assert_int_eq(got, tb_result_wire_size(&res));
 	ck_assert_uint_eq(res.fn, fn);
 	ck_assert_uint_eq(res.case_index, index);
 	return res;
@@ -373,8 +401,8 @@ static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t ind
 START_TEST(server_classifies_real_processes)
 {
 	static struct tb_value_list ints;
-	static struct tb_planned_function planned[6];
-	struct tb_target target = { .nfunctions = 6, .functions = planned };
+	static struct tb_planned_function planned[NFUNCTIONS];
+	struct tb_target target = { .nfunctions = NFUNCTIONS, .functions = planned };
 	struct tb_server_config cfg = {
 		.target = &target, .jobs = 2, .timeout_ms = 300,
 		.sandbox = { .devnull_fd = open("/dev/null", O_RDWR),
@@ -388,7 +416,7 @@ START_TEST(server_classifies_real_processes)
 	int i;
 
 	tb_datatype_flatten(&tb_type_int, &ints);
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < NFUNCTIONS; i++) {
 		planned[i].fn = &functions[i];
 		planned[i].nparams = 1;
 		planned[i].lists[0] = &ints;
@@ -421,6 +449,23 @@ START_TEST(server_classifies_real_processes)
 	res = run_one(&srv, 5, 0);
 	ck_assert_int_eq(res.outcome, TB_PASS);
 	ck_assert_int_eq(res.ret, 0);  /* the tree was made */
+
+	/* stderr: a failing case's last whole lines are kept ... */
+	res = run_one(&srv, 6, 0);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_uint_le(res.stderr_len, TB_STDERR_TAIL);
+	ck_assert_uint_gt(res.stderr_len, TB_STDERR_TAIL - 10);
+	ck_assert_mem_eq(res.stderr_tail + res.stderr_len - 8, "line 99\n", 8);
+	ck_assert_mem_eq(res.stderr_tail, "line ", 5);  /* a whole line first */
+	/* ... a passing one's are not; and the next case in the slot (one
+	 * case in flight at a time: always the first slot) starts with an
+	 * empty file, so what came before never shows as its words */
+	res = run_one(&srv, 7, 0);
+	ck_assert_int_eq(res.outcome, TB_PASS);
+	ck_assert_uint_eq(res.stderr_len, 0);
+	res = run_one(&srv, 1, 0);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_uint_eq(res.stderr_len, 0);
 
 	ck_assert_int_eq(tb_server_stop(&srv), 0);
 	/* each slot's directory was emptied as its process was reaped */

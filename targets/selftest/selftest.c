@@ -2,7 +2,9 @@
  * The selftest target's functions (selftest.h).  Each does exactly one bad
  * thing, so a test can say which outcome it must have.
  */
+#include <assert.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,6 +30,28 @@ int st_crash(int code)
 int st_abort(int code)
 {
 	abort();
+}
+
+/* Talks on stderr, more than the harness keeps of it, then ends by code:
+ * 0 returns (PASS), above 0 fails an assertion (ABORT, SIGABRT, with
+ * glibc's message last), below 0 blocks (RESTART). */
+int st_complain(int code)
+{
+	char line[64];
+	int i, n;
+
+	for (i = 1; i <= ST_COMPLAIN_LINES; i++) {
+		n = snprintf(line, sizeof(line), "st_complain: line %d of %d\n", i, ST_COMPLAIN_LINES);
+		if (write(2, line, (size_t)n) != n)
+			return -1;
+	}
+	if (code < 0) {
+		fputs("st_complain: blocking now\n", stderr);
+		for (;;)
+			pause();
+	}
+	assert(code == 0);
+	return 0;
 }
 
 int st_hang(int code)

@@ -10,6 +10,9 @@
 int st_return(size_t a, size_t b, size_t c, size_t d);
 int st_crash(int code);
 int st_abort(int code);
+/* lines st_complain writes to stderr before it ends */
+#define ST_COMPLAIN_LINES 40
+int st_complain(int code);
 int st_hang(int code);
 int st_spin(int code);
 int st_exit(int code);

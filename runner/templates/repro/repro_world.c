@@ -12,10 +12,13 @@
  *   - limits: address space 1 GiB and file size 64 MiB (with SIGXFSZ
  *     ignored, a write past it fails with EFBIG), 1024 descriptors, 8 MiB
  *     of stack;
- *   - descriptors 0 to 2 on /dev/null and no other open: this program's own
- *     messages go to copies of the original stdout and stderr, kept at
- *     descriptor 1000 and up with the working directory's, and closed in
- *     any program the call starts;
+ *   - descriptors 0 and 1 on /dev/null, 2 on a file of its own beside the
+ *     working directory (its path with ".stderr"; trebuchet gives a test
+ *     process a memory file there, whose end it keeps), removed with the
+ *     working directory when the call returns, kept to read when it crashes
+ *     or hangs; no other open: this program's own messages go to copies of
+ *     the original stdout and stderr, kept at descriptor 1000 and up with
+ *     the working directory's, and closed in any program the call starts;
  *   - default signal dispositions, none blocked, umask 022;
  *   - started as root, it becomes nobody, as the test process does, so that
  *     permission values (a read-only file) mean the same.
@@ -51,6 +54,7 @@
 extern char **environ;
 
 static char workdir[PATH_MAX];
+static char stderr_path[PATH_MAX + 8];  /* workdir's, with ".stderr" */
 static int report_out = -1, report_err = -1;
 /* the working directory and its parent, held open so that it can be
  * removed whatever the call did to the current directory, and by nobody,
@@ -148,19 +152,24 @@ static void reset_signals(void)
 	umask(022);
 }
 
-/* 0 to 2 on /dev/null, nothing else open but the copies this program
- * reports through. */
+/* 0 and 1 on /dev/null, 2 on the stderr file, nothing else open but the
+ * copies this program reports through. */
 static void set_descriptors(void)
 {
-	int null;
+	int null, err;
 
 	close_range(3, ~0U, 0);
 	report_out = fcntl(1, F_DUPFD_CLOEXEC, REPORT_FD);
 	report_err = fcntl(2, F_DUPFD_CLOEXEC, REPORT_FD);
 	null = open("/dev/null", O_RDWR);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
 		fail("/dev/null");
 	close(null);
+	snprintf(stderr_path, sizeof(stderr_path), "%s.stderr", workdir);
+	err = open(stderr_path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (err < 0 || dup2(err, 2) < 0)
+		fail(stderr_path);
+	close(err);
 }
 
 /* fd, moved up among the descriptors this program keeps for itself. */
@@ -191,7 +200,8 @@ static void become_nobody(const struct passwd *nobody)
 	gid_t gid = nobody ? nobody->pw_gid : NOBODY;
 
 	limit(RLIMIT_NPROC, 4096);
-	if (chown(workdir, uid, gid) || setgroups(0, NULL) || setgid(gid) || setuid(uid))
+	if (chown(workdir, uid, gid) || chown(stderr_path, uid, gid) || setgroups(0, NULL) ||
+	    setgid(gid) || setuid(uid))
 		fail("cannot become nobody");
 }
 
@@ -212,7 +222,8 @@ void repro_enter(char **argv)
 	limit(RLIMIT_AS, (rlim_t)1 << 30);
 	if (geteuid() == 0)
 		become_nobody(nobody);
-	dprintf(report_err, "repro: working in %s\n", workdir);
+	dprintf(report_err, "repro: working in %s\nrepro: the call's stderr goes to %s\n",
+		workdir, stderr_path);
 }
 
 /* Removes what dir holds, with no heap (the call may have broken it). */
@@ -245,6 +256,8 @@ static void remove_workdir(void)
 	remove_tree(workdir_fd);
 	if (unlinkat(parent_fd, strrchr(workdir, '/') + 1, AT_REMOVEDIR))
 		dprintf(report_err, "repro: could not remove %s: %s\n", workdir, strerror(errno));
+	if (unlinkat(parent_fd, strrchr(stderr_path, '/') + 1, 0))
+		dprintf(report_err, "repro: could not remove %s: %s\n", stderr_path, strerror(errno));
 }
 
 void repro_calling(const char *call)
