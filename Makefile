@@ -103,6 +103,10 @@ $(SCHEMA_OBJ): schemas/results.sql
 	@mkdir -p $(dir $@)
 	cd schemas && ld -r -b binary -z noexecstack -o $(abspath $@) results.sql
 
+# every base datatype, whether or not a program names it: the registry is the
+# linker section they fill (datatypes/datatype.h)
+DATATYPE_LINK := -Wl,--whole-archive $(BUILD)/lib/libtbdatatypes.a -Wl,--no-whole-archive
+
 $(BUILD)/lib/libtbdatatypes.a: $(DATATYPE_OBJ)
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
@@ -115,13 +119,16 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -o $@ $(BUILD)/obj/harness/main.o \
-		-Wl,--whole-archive $(BUILD)/lib/libtbdatatypes.a -Wl,--no-whole-archive \
-		$(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
+		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
+
+# the Check suite of the datatypes counts the files that define one
+DEFINES_DATATYPE := ^TB_DATATYPE[(]
+$(BUILD)/datatypes/tests/check_datatypes: CPPFLAGS += -DTB_BASE_COUNT=$(words $(shell grep -l '$(DEFINES_DATATYPE)' $(DATATYPE_SRC)))
 
 $(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -rdynamic -o $@ $< \
-		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
 		$$(pkg-config --cflags --libs check) -lsqlite3 -ldl
 
 # a target's own Check suite also builds its sources and links its library
@@ -129,7 +136,7 @@ SFIO_SRC := $(filter-out targets/sfio/tests/%,$(wildcard targets/sfio/*.c))
 $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c $(SFIO_SRC) targets/sfio/sfio_abi.h $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itargets/sfio -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
-		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
 		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
 
 # Robust SFIO: a shared library that carries SFIO's names and finds the real
@@ -148,7 +155,7 @@ ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio -
 $(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c $(ROBUST_LIB) $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< \
-		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
 		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_LINK)
 
 # the equivalence programs, once on plain SFIO and once on Robust SFIO

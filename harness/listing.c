@@ -31,6 +31,7 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 		fputs("null", out);
 	fputs(", \"ctype\": ", out);
 	json_string(out, type->ctype);
+	fprintf(out, ", \"span\": %d", type->span > 1 ? type->span : 1);
 	fputs(", \"values\": [", out);
 	tb_datatype_flatten(type, &list);
 	for (i = 0; i < list.count; i++) {
@@ -46,7 +47,7 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 void tb_list_datatypes(FILE *out, const struct tb_target *t)
 {
 	const struct tb_datatype *const *lists[2] = {
-		tb_base_datatypes, t ? t->plugin->datatypes : NULL,
+		tb_base_datatypes(), t ? t->plugin->datatypes : NULL,
 	};
 	const struct tb_datatype *const *p;
 	int i, first = 1;

@@ -85,10 +85,18 @@ def cmd_list(args):
         if args.target:
             plugin = build.build_plugin(specs.load(specs.find_spec(args.target)), quiet=True)
         for d in executor.list_datatypes(plugin):
-            parent = f" (inherits {d['parent']})" if d["parent"] else ""
-            print(f"{d['name']}: {d['ctype']}{parent}")
-            print("    " + " ".join(v["name"] for v in d["values"]))
+            print(datatype_text(d))
     return Exit.OK
+
+
+def datatype_text(d):
+    """A datatype as `list datatypes` shows it: a line naming it, its C type
+    and parent, then a line per value with its description."""
+    parent = f" (inherits {d['parent']})" if d["parent"] else ""
+    span = f", spans {d['span']} parameters" if d.get("span", 1) > 1 else ""
+    width = max((len(v["name"]) for v in d["values"]), default=0)
+    rows = [f"    {v['name']:<{width}}  {v['desc'] or ''}".rstrip() for v in d["values"]]
+    return "\n".join([f"{d['name']}: {d['ctype']}{parent}{span}"] + rows)
 
 
 def cmd_export(args):

@@ -122,7 +122,7 @@ def _params(spec, function, result, datatypes):
 
 def _base_symbols():
     """{datatype name: C symbol} of the base datatypes, read from their files."""
-    table = re.compile(r"const struct tb_datatype (\w+) = \{[^}]*?\.name = \"([^\"]+)\"", re.S)
+    table = re.compile(r"TB_DATATYPE\((\w+)\) = \{[^}]*?\.name = \"([^\"]+)\"", re.S)
     return {name: symbol for path in sorted(DATATYPES.glob("*.c"))
             for symbol, name in table.findall(path.read_text())}
 
@@ -167,7 +167,8 @@ def _defined(text):
     for line in _code(text).splitlines():
         if not re.match(r"[A-Za-z_]", line) or line.split()[0] in ("static", "extern", "typedef"):
             continue
-        m = re.match(r"[^;(=\[]*?\b([A-Za-z_]\w*)\s*[(\[=]", line)
+        m = (re.match(r"TB_DATATYPE\((\w+)\)", line)
+             or re.match(r"[^;(=\[]*?\b([A-Za-z_]\w*)\s*[(\[=]", line))
         if m and ("=" in line or not line.rstrip().endswith(";")):
             names.add(m.group(1))
     return names
