@@ -79,6 +79,18 @@ void tb_list_functions(FILE *out, const struct tb_target *t)
 			fputs(j ? ", " : "", out);
 			json_string(out, pf->fn->params[j]);
 		}
+		/* each parameter's values: a converted one's may be fewer */
+		fputs("], \"values\": [", out);
+		for (j = 0; j < pf->nparams; j++) {
+			int v;
+
+			fputs(j ? ", [" : "[", out);
+			for (v = 0; v < pf->counts[j]; v++) {
+				fputs(v ? ", " : "", out);
+				json_string(out, pf->lists[j]->values[v]->name);
+			}
+			fputc(']', out);
+		}
 		fprintf(out, "], \"cases\": %llu}", (unsigned long long)pf->total);
 	}
 	fputs("\n]\n", out);

@@ -23,6 +23,9 @@ def cmd_run(args):
                                  f"(`trebuchet list functions --target {args.target}` lists them)",
                                  spec.path, spec.functions_line)
     plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
+    if not args.quiet:
+        for note in build.conversions_path(spec).read_text().splitlines():
+            print(f"trebuchet: converted: {note}")
     started = time.monotonic()
     rc = executor.run_campaign(
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
@@ -49,7 +52,7 @@ def cmd_repro(args):
     index = args.case
     if args.values is not None:
         values = args.values.replace(",", " ").split()
-        index = repro.case_index(spec, function, values, repro.datatypes_of(spec))
+        index = repro.case_index(spec, function, values, repro.listed_function(spec, function))
     result = repro.run_case(spec, function, index, args.timeout)
     print(json.dumps(result) if args.json else repro.describe(result))
     if args.emit_c:

@@ -137,10 +137,10 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         hang_seconds=HANG_SECONDS, copied=copied,
         includes=codegen.include_lines(spec),
         target_symbols=sorted({p["symbol"] for p in params} & set(spec.datatypes.values())),
-        returns=function.returns, args=codegen.call_args(function),
+        returns=function.returns, args=codegen.call_args(function, build.param_types(spec)),
         ret_expr="0" if function.returns == "void"
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",
-        error_expr=codegen.error_expr(function).replace("out->err", "err"))
+        error_expr=codegen.error_expr(function, build.param_types(spec)).replace("out->err", "err"))
 
 
 def _needs(spec):
