@@ -11,7 +11,8 @@ CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Wno-unused-parameter
 CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 APT_NEEDS  := check libsqlite3-dev libgvpr2 pkg-config sqlite3
-APT_TEST   := chromium unzip
+# the tests' own: a headless browser for the report, expat for examples/expat
+APT_TEST   := chromium unzip libexpat1-dev
 
 DATATYPE_SRC := $(wildcard datatypes/*.c)
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
