@@ -90,12 +90,7 @@ def build_plugin(spec, quiet=False):
     out = plugin_path(spec)
     generated = out.with_suffix(".c")
     types = param_types(spec)
-    for f in spec.functions:
-        for p in f.params:
-            if types[p.ctype] is None:
-                raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
-                                     f"a pointer, integer or floating type the compiler knows "
-                                     f"from the spec's includes", *p.where)
+    plugin_check.check_scalar_params(spec, types)
     source = codegen.shim_source(spec, types)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
                + [f"-I{d}" for d in spec.include_dirs] + [str(generated)]

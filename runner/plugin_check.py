@@ -118,6 +118,16 @@ def conversion(param_type, value_type):
     return "read as " + ("signed" if p.signed else "unsigned")
 
 
+def check_scalar_params(spec, types):
+    """Every parameter's C type is one a slot can hold."""
+    for f in spec.functions:
+        for p in f.params:
+            if types.get(p.ctype) is None:
+                raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
+                                     f"a pointer, integer or floating type the compiler knows "
+                                     f"from the spec's includes", *p.where)
+
+
 def check_types(spec, datatypes, types):
     """Raises at the first parameter whose C type cannot hold its datatype's
     values; returns [(function, param, phrase)] for the accepted
@@ -126,11 +136,7 @@ def check_types(spec, datatypes, types):
     converted = []
     for f in spec.functions:
         for p, slot in zip(f.params, slots[f.name]):
-            have, want = types.get(p.ctype), types.get(slot)
-            if have is None:
-                raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
-                                     f"a pointer, integer or floating type the compiler knows "
-                                     f"from the spec's includes", *p.where)
+            have, want = types[p.ctype], types.get(slot)
             if want is None:
                 raise TrebuchetError(f"datatype '{p.datatype}' gives C type '{slot}', which does "
                                      f"not compile with the spec's includes",

@@ -163,6 +163,12 @@ def test_a_floating_parameter_refuses_an_integer_datatype(probe):
              "a floating type and an integer")
 
 
+def test_a_struct_passed_by_value_is_refused(probe):
+    spec = edited(probe, "probe.yaml", "{name: n, type: pr_ulong_t, datatype: size}",
+                  "{name: n, type: FILE, datatype: size}")
+    fails_at(spec, "type: FILE,", "C type 'FILE' is not a pointer, integer or floating type")
+
+
 def test_a_pointer_parameter_refuses_a_number(probe):
     spec = edited(probe, "probe.yaml", "{name: status, type: int *, datatype: pointer}",
                   "{name: status, type: int *, datatype: int}")
