@@ -3,9 +3,11 @@
 datatype; value names unique with inherited ones; spans; parameters typed by
 what the compiler says their C types are; the error conventions; a library
 beside the spec; two specs of one target name side by side."""
+import re
 import shutil
 import sqlite3
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -151,8 +153,9 @@ def test_converted_values_that_become_equal_run_once(probe, tmp_path):
 
 
 def test_a_typedef_is_read_from_the_union_member_of_its_real_type(probe):
-    trebuchet("build", "--target", probe / "probe.yaml")
-    shims = next((ROOT / "build" / "targets").glob("probe-*/probe.c")).read_text()
+    built = trebuchet("build", "--target", probe / "probe.yaml").stdout
+    plugin = Path(built.strip().splitlines()[-1].split(": ")[-1])
+    shims = plugin.with_suffix(".c").read_text()
     assert "(pr_ulong_t)a[0].u" in shims and "(unsigned int)a[0].u" in shims
 
 
@@ -234,3 +237,47 @@ def test_a_reproducer_fills_a_span_and_reads_a_judged_convention(tally, tmp_path
               "--values", "tally:IN_ERROR,bytes:PAGE,span:SPAN", "--emit-c", out)
     run = subprocess.run(["make", "-s", "-C", str(out), "run"], capture_output=True, text=True)
     assert "tally_add returned -1, errno 0, error reported" in run.stdout, run.stderr
+
+
+# ---- the guide says what the code does ----
+
+def code_lines(text):
+    """C or YAML lines without comments, whitespace-normalized, as a set."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    lines = (" ".join(re.sub(r"\s#.*$", "", line).split()) for line in text.splitlines())
+    return {line for line in lines if line and line != "..."}
+
+
+def test_the_guides_example_code_is_the_example():
+    """Every line of the guide's C and YAML blocks about the example is in
+    docs/example/ (section 1's interface excerpt, section 12's base
+    datatype and section 11's shell lines aside)."""
+    guide = (ROOT / "docs" / "datatypes.md").read_text()
+    example = set()
+    for path in EXAMPLE.iterdir():
+        example |= code_lines(path.read_text())
+    blocks = re.findall(r"```(c|yaml)\n(.*?)```", guide, flags=re.S)
+    checked = [body for lang, body in blocks
+               if "union tb_arg {" not in body and "TB_DATATYPE(" not in body]
+    assert len(checked) >= 6
+    for body in checked:
+        missing = code_lines(body) - example
+        assert not missing, missing
+
+
+def test_a_cleanup_cannot_assume_its_object_alive(tally):
+    """The guide's section 6: a cleanup that releases a handle the call
+    already released frees it twice; the case stays the call's PASS and is
+    marked cleanup_failed."""
+    values = tally / "tally_values.c"
+    text = values.read_text().replace(
+        "/* No cleanup:", "static void release(union tb_arg *v) { tally_free(v->ptr); }\n\n/*")
+    values.write_text(text.replace('.setup = setup_fresh,', '.setup = setup_fresh, '
+                                   '.cleanup = release,'))
+    spec = edited(tally, "tally.yaml", "target: tally", "target: tally")
+    out = trebuchet("repro", "--target", spec, "--function", "tally_free", "--values",
+                    "tally:FRESH", "--json").stdout
+    assert '"outcome": "PASS"' in out and '"cleanup_failed": 1' in out
+    out = trebuchet("repro", "--target", spec, "--function", "tally_error", "--values",
+                    "tally:FRESH", "--json").stdout
+    assert '"outcome": "PASS"' in out and '"cleanup_failed": 0' in out
