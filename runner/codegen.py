@@ -16,11 +16,10 @@ def arg_member(ctype, types):
     return "i" if t.signed else "u"
 
 
-# The error conventions and what each means, in the words the schema's
-# description and the README use.  The first group reads the return value
-# (and errno) in the call shim; the second reads past it (an out-parameter,
-# the handle, the stream) in a judge run after the call returned
-# (harness/judge.c).
+# The error conventions that read past the return value (an out-parameter,
+# the handle, the stream): a judge reads them after the call returned
+# (harness/judge.c).  The others read the return value and errno in the call
+# shim.  What each means: the schema's description and the README's table.
 JUDGED = ("short_count", "out_param", "expr")
 
 
