@@ -22,9 +22,13 @@ def case_index(spec, function, values, listed):
             raise TrebuchetError(f"parameter {param.name} is of datatype {param.datatype}, "
                                  f"not {value.split(':', 1)[0]}", spec.path)
         if name not in choices:
-            raise TrebuchetError(f"datatype {param.datatype} has no value {name}"
-                                 f"{' here' if name in _all_values(spec, param) else ''}",
-                                 spec.path)
+            if name in _all_values(spec, param):
+                raise TrebuchetError(
+                    f"{param.datatype}:{name} is the same as another of its values once "
+                    f"converted to {param.ctype} (convert: true), so {function.name}'s "
+                    f"{param.name} runs it once, under the first name: one of "
+                    f"{', '.join(choices)}", spec.path)
+            raise TrebuchetError(f"datatype {param.datatype} has no value {name}", spec.path)
         index = index * len(choices) + choices.index(name)
     return index
 

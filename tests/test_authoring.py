@@ -152,6 +152,16 @@ def test_converted_values_that_become_equal_run_once(probe, tmp_path):
                      "size:UINT_MAX"]
 
 
+def test_a_value_run_under_another_name_is_named_by_repro(probe):
+    result = trebuchet("repro", "--target", probe / "probe.yaml", "--function", "pr_narrow",
+                       "--values", "size:SIZE_MAX", check=False)
+    assert result.returncode == 2
+    assert "size:SIZE_MAX is the same as another of its values once converted to unsigned " \
+           "int" in result.stderr and "UINT_MAX" in result.stderr
+    assert "returned 0" in trebuchet("repro", "--target", probe / "probe.yaml", "--function",
+                                     "pr_narrow", "--values", "size:UINT_MAX").stdout
+
+
 def test_a_typedef_is_read_from_the_union_member_of_its_real_type(probe):
     built = trebuchet("build", "--target", probe / "probe.yaml").stdout
     plugin = Path(built.strip().splitlines()[-1].split(": ")[-1])
