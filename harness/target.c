@@ -55,6 +55,28 @@ static const struct tb_value_list *narrowed(const struct tb_value_list *list, in
 	return out;
 }
 
+/* A datatype that spans n parameters writes n argument slots: the n - 1
+ * after it must exist and be `span` (the runner says so at the spec's line;
+ * this keeps a plugin made otherwise from writing past the slots). */
+static int check_spans(const struct tb_function *fn, const struct tb_planned_function *pf,
+		       char *err, size_t errlen)
+{
+	int i, j;
+
+	for (i = 0; i < pf->nparams; i++) {
+		int span = pf->lists[i]->type->span;
+
+		for (j = 1; j < span; j++)
+			if (i + j >= pf->nparams || strcmp(fn->params[i + j], "span")) {
+				snprintf(err, errlen, "function %s: datatype '%s' spans %d parameters, "
+					 "the %d after it must be 'span'", fn->name, fn->params[i],
+					 span, span - 1);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 static int plan_function(const struct tb_plugin *p, const struct tb_function *fn,
 			 struct tb_planned_function *pf, char *err, size_t errlen)
 {
@@ -81,6 +103,8 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 		pf->counts[i] = pf->lists[i]->count;
 	}
 	pf->nparams = i;
+	if (check_spans(fn, pf, err, errlen))
+		return -1;
 	if (tb_cases_total(pf->counts, pf->nparams, &pf->total)) {
 		snprintf(err, errlen, "function %s: too many cases to index", fn->name);
 		return -1;

@@ -291,3 +291,22 @@ def test_a_cleanup_cannot_assume_its_object_alive(tally):
     out = trebuchet("repro", "--target", spec, "--function", "tally_error", "--values",
                     "tally:FRESH", "--json").stdout
     assert '"outcome": "PASS"' in out and '"cleanup_failed": 0' in out
+
+
+def test_the_executor_refuses_a_plugin_whose_span_is_cut_short(tally, tmp_path):
+    """A plugin made without the spec's checks cannot make a spanning value
+    write past its function's argument slots."""
+    built = trebuchet("build", "--target", tally / "tally.yaml").stdout
+    plugin = Path(built.strip().splitlines()[-1].split(": ")[-1])
+    shims = plugin.with_suffix(".c").read_text()
+    assert '"bytes", "span", NULL' in shims
+    cut = tmp_path / "cut.c"
+    cut.write_text(shims.replace('"bytes", "span", NULL', '"bytes", "int", NULL'))
+    subprocess.run(["cc", "-shared", "-fPIC", f"-I{ROOT / 'datatypes'}", f"-I{ROOT / 'harness'}",
+                    f"-I{tally}", str(cut), str(tally / "tally_values.c"),
+                    str(tally / "build/libtally.so"), "-o", str(tmp_path / "cut.so")], check=True)
+    result = subprocess.run([str(ROOT / "build/bin/trebuchet-exec"), "--plugin",
+                             str(tmp_path / "cut.so"), "--list"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "tally_add: datatype 'bytes' spans 2 parameters, the 1 after it must be 'span'" \
+        in result.stderr
