@@ -46,6 +46,12 @@ def edited(folder, spec, old, new):
     return out
 
 
+def built_plugin(spec):
+    """The plugin `trebuchet build` made of spec (it prints "SPEC: PLUGIN")."""
+    built = trebuchet("build", "--target", spec).stdout
+    return Path(built.strip().splitlines()[-1].split(": ")[-1])
+
+
 def line_of(path, text):
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
@@ -163,9 +169,7 @@ def test_a_value_run_under_another_name_is_named_by_repro(probe):
 
 
 def test_a_typedef_is_read_from_the_union_member_of_its_real_type(probe):
-    built = trebuchet("build", "--target", probe / "probe.yaml").stdout
-    plugin = Path(built.strip().splitlines()[-1].split(": ")[-1])
-    shims = plugin.with_suffix(".c").read_text()
+    shims = built_plugin(probe / "probe.yaml").with_suffix(".c").read_text()
     assert "(pr_ulong_t)a[0].u" in shims and "(unsigned int)a[0].u" in shims
 
 
@@ -234,8 +238,8 @@ def test_a_convention_that_faults_when_read_is_not_the_calls_crash(probe, tmp_pa
 def test_two_specs_of_one_target_name_keep_their_own_plugins(tally, tmp_path):
     other = tmp_path / "other"
     shutil.copytree(tally, other)
-    first = trebuchet("build", "--target", tally / "tally.yaml").stdout.split(": ")[1].strip()
-    second = trebuchet("build", "--target", other / "tally.yaml").stdout.split(": ")[1].strip()
+    first = built_plugin(tally / "tally.yaml")
+    second = built_plugin(other / "tally.yaml")
     assert first != second
     again = trebuchet("build", "--target", tally / "tally.yaml")
     assert "building" not in again.stdout + again.stderr
@@ -296,9 +300,7 @@ def test_a_cleanup_cannot_assume_its_object_alive(tally):
 def test_the_executor_refuses_a_plugin_whose_span_is_cut_short(tally, tmp_path):
     """A plugin made without the spec's checks cannot make a spanning value
     write past its function's argument slots."""
-    built = trebuchet("build", "--target", tally / "tally.yaml").stdout
-    plugin = Path(built.strip().splitlines()[-1].split(": ")[-1])
-    shims = plugin.with_suffix(".c").read_text()
+    shims = built_plugin(tally / "tally.yaml").with_suffix(".c").read_text()
     assert '"bytes", "span", NULL' in shims
     cut = tmp_path / "cut.c"
     cut.write_text(shims.replace('"bytes", "span", NULL', '"bytes", "int", NULL'))
