@@ -15,7 +15,8 @@ CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 # what a bare Debian bookworm lacks: a C toolchain, Python with venv, the
 # libraries under test and the ones the executor links
 APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3
-APT_TEST   := chromium unzip
+# the tests' own: a headless browser for the report, expat for examples/expat
+APT_TEST   := chromium unzip libexpat1-dev
 
 DATATYPE_SRC := $(wildcard datatypes/*.c)
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
@@ -107,6 +108,10 @@ $(SCHEMA_OBJ): schemas/results.sql
 	@mkdir -p $(dir $@)
 	cd schemas && ld -r -b binary -z noexecstack -o $(abspath $@) results.sql
 
+# every base datatype, whether or not a program names it: the registry is the
+# linker section they fill (datatypes/datatype.h)
+DATATYPE_LINK := -Wl,--whole-archive $(BUILD)/lib/libtbdatatypes.a -Wl,--no-whole-archive
+
 $(BUILD)/lib/libtbdatatypes.a: $(DATATYPE_OBJ)
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
@@ -119,13 +124,16 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -o $@ $(BUILD)/obj/harness/main.o \
-		-Wl,--whole-archive $(BUILD)/lib/libtbdatatypes.a -Wl,--no-whole-archive \
-		$(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
+		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
+
+# the Check suite of the datatypes counts the files that define one
+DEFINES_DATATYPE := ^TB_DATATYPE[(]
+$(BUILD)/datatypes/tests/check_datatypes: CPPFLAGS += -DTB_BASE_COUNT=$(words $(shell grep -l '$(DEFINES_DATATYPE)' $(DATATYPE_SRC)))
 
 $(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -rdynamic -o $@ $< \
-		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
 		$$(pkg-config --cflags --libs check) -lsqlite3 -ldl
 
 # a target's own Check suite also builds its sources and links its library
@@ -133,7 +141,7 @@ SFIO_SRC := $(filter-out targets/sfio/tests/%,$(wildcard targets/sfio/*.c))
 $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c $(SFIO_SRC) targets/sfio/sfio_abi.h $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itargets/sfio -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
-		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
 		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
 
 # Robust SFIO: a shared library that carries SFIO's names and finds the real
@@ -152,7 +160,7 @@ ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio -
 $(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c $(ROBUST_LIB) $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< \
-		$(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
 		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_LINK)
 
 # the equivalence programs, once on plain SFIO and once on Robust SFIO

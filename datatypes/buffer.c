@@ -24,7 +24,7 @@ static const struct tb_value buffer_values[] = {
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_buffer = {
+TB_DATATYPE(tb_type_buffer) = {
 	.name = "buffer",
 	.parent = &tb_type_pointer,
 	.ctype = "void *",

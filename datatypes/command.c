@@ -6,15 +6,15 @@
 #include "datatype.h"
 
 static const struct tb_value command_values[] = {
-	{ .name = "TRUE", .constant.ptr = (void *)"true" },
+	{ .name = "TRUE", .constant.ptr = (void *)"true", .desc = "\"true\": exits 0 at once" },
 	{ .name = "CAT", .constant.ptr = (void *)"cat", .desc = "copies its input, /dev/null" },
-	{ .name = "ECHO", .constant.ptr = (void *)"echo hello" },
+	{ .name = "ECHO", .constant.ptr = (void *)"echo hello", .desc = "\"echo hello\": writes a line" },
 	{ .name = "MISSING", .constant.ptr = (void *)"./no_such_command", .desc = "not found" },
-	{ .name = "EMPTY", .constant.ptr = (void *)"" },
+	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_command = {
+TB_DATATYPE(tb_type_command) = {
 	.name = "command",
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",

@@ -34,12 +34,35 @@ struct tb_value {
 };
 
 struct tb_datatype {
-	const char *name;
+	const char *name;                  /* the name a spec's `datatype:` gives */
 	const struct tb_datatype *parent;  /* its values come first, in order */
 	const char *const *skip;           /* parent values that make no sense here */
-	const char *ctype;                 /* the C type a value is, for docs */
+	/* The C type a value is, one per parameter it fills ("void *, size_t"
+	 * for a span of two): the spec's loader resolves it with the compiler
+	 * and checks that each parameter's own C type can hold it. */
+	const char *ctype;
 	const struct tb_value *values;     /* own values, { 0 } terminated */
+	/* How many consecutive parameters one value fills (0 means 1): setup
+	 * writes out[0] .. out[span - 1], and the spec gives the parameters
+	 * after the first the datatype `span`. */
+	int span;
 };
+
+/*
+ * Defines a base datatype and registers it: the executor finds every
+ * datatype so defined through the linker section "tb_datatypes", so adding
+ * one is adding its file.
+ *
+ *	TB_DATATYPE(tb_type_size) = { .name = "size", ... };
+ *
+ * A target's own datatypes are plain `const struct tb_datatype` objects
+ * named under `datatypes:` in its spec instead.
+ */
+#define TB_DATATYPE(symbol)                                                   \
+	extern const struct tb_datatype symbol;                               \
+	static const struct tb_datatype *const tb_registered_##symbol         \
+		__attribute__((used, section("tb_datatypes"))) = &symbol;     \
+	const struct tb_datatype symbol
 
 /* The flattened view of a datatype: inherited values, then its own. */
 #define TB_MAX_VALUES 128
@@ -52,9 +75,10 @@ struct tb_value_list {
 /* Flattens type (parents first, skips applied) into list; -1 if too many. */
 int tb_datatype_flatten(const struct tb_datatype *type, struct tb_value_list *list);
 
-/* The base datatypes, NULL terminated, and look-up by name among them and
- * an optional extra NULL-terminated list (a plugin's own datatypes). */
-extern const struct tb_datatype *const tb_base_datatypes[];
+/* The base datatypes (every TB_DATATYPE linked in), sorted by name, NULL
+ * terminated, and look-up by name among them and an optional extra
+ * NULL-terminated list (a plugin's own datatypes). */
+const struct tb_datatype *const *tb_base_datatypes(void);
 const struct tb_datatype *tb_datatype_find(const char *name,
 					   const struct tb_datatype *const *extra);
 
@@ -83,6 +107,9 @@ void tb_garbage_fill(void *buf, size_t len);
  * sees.  NULL on failure. */
 void *tb_garbage_block(size_t size);
 
+/* Base datatypes declared for the files that name them (as a parent, in a
+ * test).  A new base datatype needs no line here: TB_DATATYPE registers it,
+ * and a file that names it declares it extern itself. */
 extern const struct tb_datatype tb_type_pointer, tb_type_buffer, tb_type_size,
 	tb_type_int, tb_type_fd, tb_type_path, tb_type_mode, tb_type_whence,
 	tb_type_offset, tb_type_file, tb_type_format, tb_type_string, tb_type_command;

@@ -78,8 +78,8 @@ static const struct tb_value fd_values[] = {
 	{ .name = "FILE_WRONLY", .setup = setup_file_wronly, .desc = "a new file opened O_WRONLY" },
 	{ .name = "FILE_RDWR", .setup = setup_file_rdwr, .desc = "a text file opened O_RDWR" },
 	{ .name = "CLOSED", .setup = setup_closed, .desc = "a descriptor number that is not open" },
-	{ .name = "NEG_ONE", .constant.i = -1 },
-	{ .name = "INT_MAX", .constant.i = INT_MAX },
+	{ .name = "NEG_ONE", .constant.i = -1, .desc = "-1" },
+	{ .name = "INT_MAX", .constant.i = INT_MAX, .desc = "2^31-1, far past the descriptor limit" },
 	{ .name = "DIR", .setup = setup_dir, .desc = "a directory opened O_RDONLY" },
 	{ .name = "PIPE_READ", .setup = setup_pipe_read, .desc = "read end of an empty pipe" },
 	{ .name = "PIPE_WRITE", .setup = setup_pipe_write, .desc = "write end of a pipe" },
@@ -87,6 +87,6 @@ static const struct tb_value fd_values[] = {
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_fd = {
+TB_DATATYPE(tb_type_fd) = {
 	.name = "fd", .ctype = "int", .values = fd_values,
 };

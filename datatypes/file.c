@@ -80,14 +80,14 @@ static const struct tb_value file_values[] = {
 	{ .name = "AT_EOF", .setup = setup_at_eof, .desc = "a read stream with its EOF flag set" },
 	{ .name = "IN_ERROR", .setup = setup_in_error, .desc = "a stream with its error flag set" },
 	{ .name = "MEMSTREAM", .setup = setup_memstream, .desc = "fmemopen on 4096 bytes, \"w+\"" },
-	{ .name = "STDIN", .setup = setup_stdin },
-	{ .name = "STDOUT", .setup = setup_stdout },
-	{ .name = "STDERR", .setup = setup_stderr },
+	{ .name = "STDIN", .setup = setup_stdin, .desc = "stdin (reads /dev/null)" },
+	{ .name = "STDOUT", .setup = setup_stdout, .desc = "stdout (writes /dev/null)" },
+	{ .name = "STDERR", .setup = setup_stderr, .desc = "stderr (writes /dev/null)" },
 	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "random bytes shaped like a FILE" },
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_file = {
+TB_DATATYPE(tb_type_file) = {
 	.name = "FILE",
 	.parent = &tb_type_pointer,
 	.ctype = "FILE *",

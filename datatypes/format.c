@@ -22,11 +22,11 @@ static int setup_long(union tb_arg *out)
 }
 
 static const struct tb_value format_values[] = {
-	{ .name = "PLAIN", .constant.ptr = (void *)"hello, world\n" },
-	{ .name = "PCT_S", .constant.ptr = (void *)"%s" },
-	{ .name = "PCT_N", .constant.ptr = (void *)"%n" },
-	{ .name = "PCT_D", .constant.ptr = (void *)"%d" },
-	{ .name = "EMPTY", .constant.ptr = (void *)"" },
+	{ .name = "PLAIN", .constant.ptr = (void *)"hello, world\n", .desc = "\"hello, world\\n\", no conversion" },
+	{ .name = "PCT_S", .constant.ptr = (void *)"%s", .desc = "\"%s\" with no argument" },
+	{ .name = "PCT_N", .constant.ptr = (void *)"%n", .desc = "\"%n\" with no argument" },
+	{ .name = "PCT_D", .constant.ptr = (void *)"%d", .desc = "\"%d\" with no argument" },
+	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
 	/* INT_MAX + 1: a width that overflows.  (A width of INT_MAX itself
 	 * prints 2 GiB, which takes about the watchdog's second, so its outcome
 	 * would depend on the machine's speed.) */
@@ -35,7 +35,7 @@ static const struct tb_value format_values[] = {
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_format = {
+TB_DATATYPE(tb_type_format) = {
 	.name = "format",
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",

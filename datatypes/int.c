@@ -7,16 +7,16 @@
 #include "datatype.h"
 
 static const struct tb_value int_values[] = {
-	{ .name = "ZERO", .constant.i = 0 },
-	{ .name = "ONE", .constant.i = 1 },
-	{ .name = "NEG_ONE", .constant.i = -1 },
-	{ .name = "INT_MAX", .constant.i = INT_MAX },
-	{ .name = "INT_MIN", .constant.i = INT_MIN },
-	{ .name = "CHAR_255", .constant.i = 255 },
-	{ .name = "CHAR_256", .constant.i = 256 },
+	{ .name = "ZERO", .constant.i = 0, .desc = "0" },
+	{ .name = "ONE", .constant.i = 1, .desc = "1" },
+	{ .name = "NEG_ONE", .constant.i = -1, .desc = "-1" },
+	{ .name = "INT_MAX", .constant.i = INT_MAX, .desc = "2^31-1" },
+	{ .name = "INT_MIN", .constant.i = INT_MIN, .desc = "-2^31" },
+	{ .name = "CHAR_255", .constant.i = 255, .desc = "255, the largest unsigned char" },
+	{ .name = "CHAR_256", .constant.i = 256, .desc = "256, one past an unsigned char" },
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_int = {
+TB_DATATYPE(tb_type_int) = {
 	.name = "int", .ctype = "int", .values = int_values,
 };

@@ -4,18 +4,18 @@
 #include "datatype.h"
 
 static const struct tb_value mode_values[] = {
-	{ .name = "R", .constant.ptr = (void *)"r" },
-	{ .name = "W", .constant.ptr = (void *)"w" },
-	{ .name = "A", .constant.ptr = (void *)"a" },
-	{ .name = "R_PLUS", .constant.ptr = (void *)"r+" },
-	{ .name = "W_PLUS", .constant.ptr = (void *)"w+" },
-	{ .name = "A_PLUS", .constant.ptr = (void *)"a+" },
-	{ .name = "EMPTY", .constant.ptr = (void *)"" },
+	{ .name = "R", .constant.ptr = (void *)"r", .desc = "\"r\"" },
+	{ .name = "W", .constant.ptr = (void *)"w", .desc = "\"w\"" },
+	{ .name = "A", .constant.ptr = (void *)"a", .desc = "\"a\"" },
+	{ .name = "R_PLUS", .constant.ptr = (void *)"r+", .desc = "\"r+\"" },
+	{ .name = "W_PLUS", .constant.ptr = (void *)"w+", .desc = "\"w+\"" },
+	{ .name = "A_PLUS", .constant.ptr = (void *)"a+", .desc = "\"a+\"" },
+	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
 	{ .name = "GARBAGE", .constant.ptr = (void *)"q!z", .desc = "no valid mode letter" },
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_mode = {
+TB_DATATYPE(tb_type_mode) = {
 	.name = "mode",
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",

@@ -64,7 +64,7 @@ static const struct tb_value path_values[] = {
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_path = {
+TB_DATATYPE(tb_type_path) = {
 	.name = "path",
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",

@@ -100,16 +100,16 @@ static const struct tb_value pointer_values[] = {
 	{ .name = "NULL", .constant.ptr = NULL, .desc = "the null pointer" },
 	{ .name = "MINUS_ONE", .constant.u = UINTPTR_MAX, .desc = "all bits set" },
 	{ .name = "ONE", .constant.u = 1, .desc = "address 1" },
-	{ .name = "FREED", .setup = setup_freed, .desc = "a 4 KiB heap block already freed" },
-	{ .name = "READ_ONLY", .setup = setup_read_only, .desc = "a page mapped read-only" },
-	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page" },
+	{ .name = "FREED", .setup = setup_freed, .desc = "a 4 KiB malloc block, filled with 0xA5, then freed" },
+	{ .name = "READ_ONLY", .setup = setup_read_only, .desc = "an anonymous page of random bytes, read-only: a write is SIGSEGV" },
+	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page: any access is SIGSEGV" },
 	{ .name = "UNMAPPED", .setup = setup_unmapped, .desc = "the address of an unmapped page" },
-	{ .name = "MISALIGNED", .setup = setup_misaligned, .desc = "a valid block plus one byte" },
-	{ .name = "VALID", .setup = setup_valid, .desc = "a page-size read-write block of zeros" },
+	{ .name = "MISALIGNED", .setup = setup_misaligned, .desc = "VALID plus one byte: 4095 bytes before a guard page" },
+	{ .name = "VALID", .setup = setup_valid, .desc = "4096 zero bytes, read-write, before a guard page" },
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_pointer = {
+TB_DATATYPE(tb_type_pointer) = {
 	.name = "pointer",
 	.ctype = "void *",
 	.values = pointer_values,

@@ -3,15 +3,40 @@
  * flattening of inheritance into one ordered value list.  Flattening runs once
  * per run, before any test process exists; the per-case path only indexes.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "datatype.h"
 
-const struct tb_datatype *const tb_base_datatypes[] = {
-	&tb_type_pointer, &tb_type_buffer, &tb_type_size, &tb_type_int,
-	&tb_type_fd, &tb_type_path, &tb_type_mode, &tb_type_whence,
-	&tb_type_offset, &tb_type_file, &tb_type_format, &tb_type_string, &tb_type_command, NULL,
-};
+/* The linker's bounds of the section TB_DATATYPE fills; weak, so that a
+ * program linking no base datatype (a reproducer of a target's own value)
+ * sees an empty section. */
+extern const struct tb_datatype *const __start_tb_datatypes[] __attribute__((weak));
+extern const struct tb_datatype *const __stop_tb_datatypes[] __attribute__((weak));
+
+#define MAX_BASE 64
+static const struct tb_datatype *base_sorted[MAX_BASE + 1];
+
+static int by_name(const void *a, const void *b)
+{
+	return strcasecmp((*(const struct tb_datatype *const *)a)->name,
+			  (*(const struct tb_datatype *const *)b)->name);
+}
+
+/* Sorted by name, so the order does not hang on the order of linking. */
+const struct tb_datatype *const *tb_base_datatypes(void)
+{
+	const struct tb_datatype *const *p;
+	size_t n = 0;
+
+	if (base_sorted[0] || !__start_tb_datatypes)
+		return base_sorted;
+	for (p = __start_tb_datatypes; p < __stop_tb_datatypes && n < MAX_BASE; p++)
+		base_sorted[n++] = *p;
+	qsort(base_sorted, n, sizeof(*base_sorted), by_name);
+	return base_sorted;
+}
 
 static int is_skipped(const struct tb_datatype *child, const char *name)
 {
@@ -62,7 +87,7 @@ const struct tb_datatype *tb_datatype_find(const char *name,
 {
 	const struct tb_datatype *type = find_in(extra, name);
 
-	return type ? type : find_in(tb_base_datatypes, name);
+	return type ? type : find_in(tb_base_datatypes(), name);
 }
 
 int tb_value_build(const struct tb_value *value, union tb_arg *out)

@@ -24,15 +24,15 @@ static int setup_long(union tb_arg *out) { return filled(out, 65536, 1); }
 static int setup_unterminated(union tb_arg *out) { return filled(out, 64, 0); }
 
 static const struct tb_value string_values[] = {
-	{ .name = "EMPTY", .constant.ptr = (void *)"" },
-	{ .name = "SHORT", .constant.ptr = (void *)"hello" },
+	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
+	{ .name = "SHORT", .constant.ptr = (void *)"hello", .desc = "\"hello\"" },
 	{ .name = "LINES", .constant.ptr = (void *)"one\ntwo\n", .desc = "two lines" },
 	{ .name = "LONG", .setup = setup_long, .desc = "64 KiB of text" },
 	{ .name = "UNTERMINATED", .setup = setup_unterminated, .desc = "64 bytes, no NUL, then a guard page" },
 	{ 0 },
 };
 
-const struct tb_datatype tb_type_string = {
+TB_DATATYPE(tb_type_string) = {
 	.name = "string",
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",

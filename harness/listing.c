@@ -31,6 +31,7 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 		fputs("null", out);
 	fputs(", \"ctype\": ", out);
 	json_string(out, type->ctype);
+	fprintf(out, ", \"span\": %d", type->span > 1 ? type->span : 1);
 	fputs(", \"values\": [", out);
 	tb_datatype_flatten(type, &list);
 	for (i = 0; i < list.count; i++) {
@@ -46,7 +47,7 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 void tb_list_datatypes(FILE *out, const struct tb_target *t)
 {
 	const struct tb_datatype *const *lists[2] = {
-		tb_base_datatypes, t ? t->plugin->datatypes : NULL,
+		tb_base_datatypes(), t ? t->plugin->datatypes : NULL,
 	};
 	const struct tb_datatype *const *p;
 	int i, first = 1;
@@ -77,6 +78,18 @@ void tb_list_functions(FILE *out, const struct tb_target *t)
 		for (j = 0; j < pf->nparams; j++) {
 			fputs(j ? ", " : "", out);
 			json_string(out, pf->fn->params[j]);
+		}
+		/* each parameter's values: a converted one's may be fewer */
+		fputs("], \"values\": [", out);
+		for (j = 0; j < pf->nparams; j++) {
+			int v;
+
+			fputs(j ? ", [" : "[", out);
+			for (v = 0; v < pf->counts[j]; v++) {
+				fputs(v ? ", " : "", out);
+				json_string(out, pf->lists[j]->values[v]->name);
+			}
+			fputc(']', out);
 		}
 		fprintf(out, "], \"cases\": %llu}", (unsigned long long)pf->total);
 	}

@@ -255,7 +255,8 @@ int main(int argc, char **argv)
 	tb_options_parse(argc, argv, &o);
 	if (!o.plugin)
 		return tb_list_datatypes(stdout, NULL), 0;
-	if (tb_target_load(o.plugin, &target, err, sizeof(err))) {
+	if ((o.list_datatypes ? tb_target_open : tb_target_load)(o.plugin, &target, err,
+								 sizeof(err))) {
 		fprintf(stderr, "trebuchet-exec: %s\n", err);
 		return TB_EXIT_INPUT;
 	}

@@ -22,9 +22,17 @@ struct tb_function {
 	const char *signature;           /* the C prototype, for reports */
 	const char *const *params;       /* datatype names, NULL terminated */
 	void (*call)(const union tb_arg *args, struct tb_call *out);
+	/* Per parameter, or NULL: 0, or the size in bytes of a parameter whose
+	 * spec accepts a narrowing conversion (`convert: true`); its constant
+	 * values equal in that many low bytes are one value, run once. */
+	const unsigned char *narrow;
+	/* For a convention read past the return value (an out-parameter, the
+	 * handle, feof): 1 when the call reported an error; run by harness/judge.c
+	 * after the call returned.  NULL: .call sets error_reported itself. */
+	int (*judge)(const union tb_arg *args, const struct tb_call *call);
 };
 
-#define TB_PLUGIN_ABI 3
+#define TB_PLUGIN_ABI 4
 
 struct tb_plugin {
 	int abi;

@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "judge.h"
 #include "sandbox.h"
 #include "world.h"
 
@@ -106,6 +107,8 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 	 * speak for the case */
 	if (getpid() != self)
 		_exit(0);
+	if (pf->fn->judge)
+		call.error_reported = tb_judge(pf->fn, args, &call);
 	rec->call = call;
 	mark(&rec->returned_mark, tb_returned_mark(rec));
 

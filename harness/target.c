@@ -29,6 +29,54 @@ static const struct tb_value_list *resolve(const struct tb_plugin *p, const char
 	return &type_lists[ntypes++];
 }
 
+/* The constant values of list that differ from every earlier one once
+ * converted to a parameter of width bytes (the low bytes on this
+ * little-endian ABI, as the compiler's conversion keeps them), and every
+ * value built by a setup.  The copy lives as long as the target. */
+static const struct tb_value_list *narrowed(const struct tb_value_list *list, int width)
+{
+	unsigned long long mask = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	struct tb_value_list *out = malloc(sizeof(*out));
+	int i, j, same;
+
+	if (!out)
+		return NULL;
+	out->type = list->type;
+	out->count = 0;
+	for (i = 0; i < list->count; i++) {
+		const struct tb_value *v = list->values[i];
+
+		for (same = 0, j = 0; j < out->count && !v->setup && !same; j++)
+			same = !out->values[j]->setup &&
+			       ((out->values[j]->constant.u ^ v->constant.u) & mask) == 0;
+		if (!same)
+			out->values[out->count++] = v;
+	}
+	return out;
+}
+
+/* A datatype that spans n parameters writes n argument slots: the n - 1
+ * after it must exist and be `span` (the runner says so at the spec's line;
+ * this keeps a plugin made otherwise from writing past the slots). */
+static int check_spans(const struct tb_function *fn, const struct tb_planned_function *pf,
+		       char *err, size_t errlen)
+{
+	int i, j;
+
+	for (i = 0; i < pf->nparams; i++) {
+		int span = pf->lists[i]->type->span;
+
+		for (j = 1; j < span; j++)
+			if (i + j >= pf->nparams || strcmp(fn->params[i + j], "span")) {
+				snprintf(err, errlen, "function %s: datatype '%s' spans %d parameters, "
+					 "the %d after it must be 'span'", fn->name, fn->params[i],
+					 span, span - 1);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 static int plan_function(const struct tb_plugin *p, const struct tb_function *fn,
 			 struct tb_planned_function *pf, char *err, size_t errlen)
 {
@@ -47,9 +95,16 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 				 fn->name, fn->params[i]);
 			return -1;
 		}
+		if (fn->narrow && fn->narrow[i] &&
+		    !(pf->lists[i] = narrowed(pf->lists[i], fn->narrow[i]))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		pf->counts[i] = pf->lists[i]->count;
 	}
 	pf->nparams = i;
+	if (check_spans(fn, pf, err, errlen))
+		return -1;
 	if (tb_cases_total(pf->counts, pf->nparams, &pf->total)) {
 		snprintf(err, errlen, "function %s: too many cases to index", fn->name);
 		return -1;
@@ -57,11 +112,9 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 	return 0;
 }
 
-int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen)
+int tb_target_open(const char *path, struct tb_target *t, char *err, size_t errlen)
 {
 	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	const struct tb_function *fn;
-	int n = 0;
 
 	if (!handle) {
 		snprintf(err, errlen, "%s", dlerror());
@@ -72,6 +125,16 @@ int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errl
 		snprintf(err, errlen, "%s: not a trebuchet plugin of ABI %d", path, TB_PLUGIN_ABI);
 		return -1;
 	}
+	return 0;
+}
+
+int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen)
+{
+	const struct tb_function *fn;
+	int n = 0;
+
+	if (tb_target_open(path, t, err, errlen))
+		return -1;
 	for (fn = t->plugin->functions; fn->name; fn++)
 		n++;
 	t->functions = calloc((size_t)n, sizeof(*t->functions));

@@ -26,6 +26,11 @@ struct tb_target {
 	struct tb_planned_function *functions;
 };
 
+/* Loads the plugin at path, resolving nothing: enough to list its datatypes
+ * (which the runner checks against the spec before anything is resolved).
+ * On failure returns -1 with a one-line reason in err. */
+int tb_target_open(const char *path, struct tb_target *t, char *err, size_t errlen);
+
 /* Loads the plugin at path and resolves every function's datatypes.
  * On failure returns -1 with a one-line reason in err. */
 int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen);

@@ -5,7 +5,7 @@ flags), judged by a digest of all of them kept beside it."""
 import hashlib
 import subprocess
 
-from . import codegen, paths
+from . import codegen, ctype_probe, paths, plugin_check
 from . import spec as spec_module
 from .errors import TrebuchetError
 
@@ -17,7 +17,14 @@ CFLAGS = ["-O2", "-g", "-fPIC", "-shared", "-fno-builtin", "-U_FORTIFY_SOURCE",
 
 
 def plugin_path(spec):
-    return paths.BUILD / "targets" / spec.target / f"{spec.target}.so"
+    """build/targets/NAME/NAME.so for a spec of trebuchet's own targets/;
+    a spec anywhere else gets a folder named after its path too, so two
+    specs with one `target:` name never rebuild each other's plugin."""
+    if spec.path == (paths.TARGETS / spec.target / f"{spec.target}.yaml").resolve():
+        folder = spec.target
+    else:
+        folder = f"{spec.target}-{hashlib.sha256(str(spec.path).encode()).hexdigest()[:8]}"
+    return paths.BUILD / "targets" / folder / f"{spec.target}.so"
 
 
 def link_flags(spec):
@@ -47,11 +54,44 @@ def _digest(spec, source, command):
     return h.hexdigest()
 
 
+def param_types(spec):
+    """{C type spelling: ctype_probe.CType} of every parameter of the spec,
+    as the compiler sees them with the spec's includes."""
+    return _probe(spec, {p.ctype for f in spec.functions for p in f.params}, "params")
+
+
+def _probe(spec, spellings, what):
+    return ctype_probe.resolve(
+        spellings, codegen.include_lines(spec),
+        [*paths.INCLUDE_DIRS, *spec.include_dirs],
+        plugin_path(spec).parent / f"ctypes-{what}", ["-D_GNU_SOURCE"])
+
+
+def conversions_path(spec):
+    return plugin_path(spec).with_suffix(".conversions")
+
+
+def _check(spec, plugin):
+    """plugin_check's checks of a new plugin; writes the accepted
+    conversions beside it, one line each, for `trebuchet run` to say."""
+    base = spec_module.base_datatypes()
+    datatypes = plugin_check.check(spec, plugin, list(base))
+    slots = plugin_check.slot_types(spec, datatypes)
+    types = _probe(spec, {t for ts in slots.values() for t in ts} |
+                   {p.ctype for f in spec.functions for p in f.params}, "datatypes")
+    notes = [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
+             f"converted to {p.ctype}: {change}"
+             for f, p, change in plugin_check.check_types(spec, datatypes, types)]
+    conversions_path(spec).write_text("".join(n + "\n" for n in notes))
+
+
 def build_plugin(spec, quiet=False):
     """Returns the plugin's path, compiling it first if it is stale."""
     out = plugin_path(spec)
     generated = out.with_suffix(".c")
-    source = codegen.shim_source(spec)
+    types = param_types(spec)
+    plugin_check.check_scalar_params(spec, types)
+    source = codegen.shim_source(spec, types)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
                + [f"-I{d}" for d in spec.include_dirs] + [str(generated)]
                + [str(spec.source_path(s)) for s in spec.sources]
@@ -69,5 +109,6 @@ def build_plugin(spec, quiet=False):
         first = next((l for l in result.stderr.splitlines() if "error" in l),
                      result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "")
         raise TrebuchetError(f"the plugin did not compile: {first}", spec.path)
+    _check(spec, out)
     stamp.write_text(digest)
     return out

@@ -23,6 +23,9 @@ def cmd_run(args):
                                  f"(`trebuchet list functions --target {args.target}` lists them)",
                                  spec.path, spec.functions_line)
     plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
+    if not args.quiet:
+        for note in build.conversions_path(spec).read_text().splitlines():
+            print(f"trebuchet: converted: {note}")
     started = time.monotonic()
     rc = executor.run_campaign(
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
@@ -50,7 +53,7 @@ def cmd_repro(args):
     index = args.case
     if args.values is not None:
         values = args.values.replace(",", " ").split()
-        index = repro.case_index(spec, function, values, repro.datatypes_of(spec))
+        index = repro.case_index(spec, function, values, repro.listed_function(spec, function))
     result = repro.run_case(spec, function, index, args.timeout)
     print(json.dumps(result) if args.json else repro.describe(result))
     if args.emit_c:
@@ -86,10 +89,18 @@ def cmd_list(args):
         if args.target:
             plugin = build.build_plugin(specs.load(specs.find_spec(args.target)), quiet=True)
         for d in executor.list_datatypes(plugin):
-            parent = f" (inherits {d['parent']})" if d["parent"] else ""
-            print(f"{d['name']}: {d['ctype']}{parent}")
-            print("    " + " ".join(v["name"] for v in d["values"]))
+            print(datatype_text(d))
     return Exit.OK
+
+
+def datatype_text(d):
+    """A datatype as `list datatypes` shows it: a line naming it, its C type
+    and parent, then a line per value with its description."""
+    parent = f" (inherits {d['parent']})" if d["parent"] else ""
+    span = f", spans {d['span']} parameters" if d.get("span", 1) > 1 else ""
+    width = max((len(v["name"]) for v in d["values"]), default=0)
+    rows = [f"    {v['name']:<{width}}  {v['desc'] or ''}".rstrip() for v in d["values"]]
+    return "\n".join([f"{d['name']}: {d['ctype']}{parent}{span}"] + rows)
 
 
 def cmd_export(args):

@@ -4,23 +4,29 @@ from functools import lru_cache
 
 import jinja2
 
-FLOATING = ("float", "double")
-
-
-def arg_member(ctype):
-    """The union tb_arg member a parameter of C type ctype is read from."""
-    if "*" in ctype or "[" in ctype:
+def arg_member(ctype, types):
+    """The union tb_arg member a parameter of C type ctype is read from,
+    chosen by what the type really is (types: ctype_probe.resolve's
+    answers), never by its spelling: a typedef of double is read from .d."""
+    t = types[ctype]
+    if t.kind == "pointer":
         return "ptr"
-    if any(word in ctype.split() for word in FLOATING):
+    if t.kind == "floating":
         return "d"
-    if "unsigned" in ctype or ctype in ("size_t", "uintptr_t", "uint64_t", "uint32_t"):
-        return "u"
-    return "i"
+    return "i" if t.signed else "u"
 
 
-def error_expr(f):
+# The error conventions that read past the return value (an out-parameter,
+# the handle, the stream): a judge reads them after the call returned
+# (harness/judge.c).  The others read the return value and errno in the call
+# shim.  What each means: the schema's description and the README's table.
+JUDGED = ("short_count", "out_param", "expr")
+
+
+def error_expr(f, types):
     """C expression, over `ret`, a[] and out->err, that is 1 when the
-    function's error convention says it reported an error."""
+    function's error convention says it reported an error; None for a
+    convention judged after the call (judge_expr)."""
     pointer = f.returns.endswith("*")
     when = f.error_when
     if when == "null":
@@ -29,6 +35,8 @@ def error_expr(f):
         return "ret == EOF"
     if when == "negative":
         return "ret < 0"
+    if when == "zero_or_negative":
+        return "ret <= 0"
     if when == "nonzero":
         return "ret != 0" if not pointer else "ret != NULL"
     if when == "zero":
@@ -38,10 +46,33 @@ def error_expr(f):
     if when == "less_than_param":
         index = [p.name for p in f.params].index(f.error_param)
         p = f.params[index]
-        return f"ret < ({p.ctype})a[{index}].{arg_member(p.ctype)}"
+        return f"ret < ({p.ctype})a[{index}].{arg_member(p.ctype, types)}"
     if when == "errno":
         return "out->err != 0"
-    return "0"
+    if when in JUDGED:
+        return None
+    return "0"  # none, null_valid
+
+
+def judge_expr(f):
+    """For a judged convention: C expression over the parameters (by their
+    names), `ret` and `err` (errno after the call)."""
+    if f.error_when == "short_count":
+        return f"(ret < {f.error_param}) && !({f.error_eof})"
+    if f.error_when == "out_param":
+        return f"*{f.error_param} != {f.error_value or 0}"
+    return f.error_expr
+
+
+def judge_locals(f, types):
+    """The judge's declarations: each parameter under its own name, ret."""
+    lines = [f"{p.ctype} {p.name} = ({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};"
+             for i, p in enumerate(f.params)]
+    if f.returns != "void":
+        cast = "(intptr_t)" if f.returns.endswith("*") else ""
+        lines.append(f"{f.returns} ret = ({f.returns}){cast}tb_c->ret;")
+    lines.append("int err = tb_c->err;")
+    return lines
 
 
 @lru_cache(maxsize=None)
@@ -57,10 +88,10 @@ def template(name):
     return _environment().get_template(name)
 
 
-def call_args(f):
+def call_args(f, types):
     """The C arguments of f's call: each slot a[i] cast to its parameter's
     type, then the spec's fixed extra arguments."""
-    args = [f"({p.ctype})a[{i}].{arg_member(p.ctype)}" for i, p in enumerate(f.params)]
+    args = [f"({p.ctype})a[{i}].{arg_member(p.ctype, types)}" for i, p in enumerate(f.params)]
     return ", ".join(args + list(f.extra_args))
 
 
@@ -71,12 +102,21 @@ def include_lines(spec):
             for h in spec.includes]
 
 
-def shim_source(spec):
+def narrow_widths(f, types):
+    """Per parameter: its size in bytes when the spec accepts a conversion
+    (`convert: true`), so that values equal once converted run once; else 0."""
+    return [types[p.ctype].size if p.convert else 0 for p in f.params]
+
+
+def shim_source(spec, types):
     functions = []
     for f in spec.functions:
         functions.append(dict(
             name=f.name, call=f.call, returns=f.returns, params=f.params,
-            signature=f.signature.replace('"', '\\"'), args=call_args(f),
-            pointer_return=f.returns.endswith("*"), error_expr=error_expr(f)))
+            signature=f.signature.replace('"', '\\"'), args=call_args(f, types),
+            pointer_return=f.returns.endswith("*"), error_expr=error_expr(f, types),
+            judge=judge_expr(f) if f.error_when in JUDGED else None,
+            judge_locals=judge_locals(f, types),
+            narrow=narrow_widths(f, types)))
     return template("shims.c.j2").render(spec=spec, spec_name=spec.path.name,
                                          functions=functions, includes=include_lines(spec))

@@ -122,7 +122,7 @@ def _params(spec, function, result, datatypes):
 
 def _base_symbols():
     """{datatype name: C symbol} of the base datatypes, read from their files."""
-    table = re.compile(r"const struct tb_datatype (\w+) = \{[^}]*?\.name = \"([^\"]+)\"", re.S)
+    table = re.compile(r"TB_DATATYPE\((\w+)\) = \{[^}]*?\.name = \"([^\"]+)\"", re.S)
     return {name: symbol for path in sorted(DATATYPES.glob("*.c"))
             for symbol, name in table.findall(path.read_text())}
 
@@ -136,11 +136,25 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
         hang_seconds=HANG_SECONDS, copied=copied,
         includes=codegen.include_lines(spec),
-        target_symbols=sorted({p["symbol"] for p in params} & set(spec.datatypes.values())),
-        returns=function.returns, args=codegen.call_args(function),
+        target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
+        returns=function.returns, args=codegen.call_args(function, build.param_types(spec)),
         ret_expr="0" if function.returns == "void"
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",
-        error_expr=codegen.error_expr(function).replace("out->err", "err"))
+        error_expr=_error_expr(function, build.param_types(spec)))
+
+
+def _error_expr(function, types):
+    """The convention as one C expression over a[], ret and err; a judged
+    one (an out-parameter, the handle) declares the parameters by name in a
+    statement expression of its own, unguarded: here a fault reading it
+    is plain to see."""
+    simple = codegen.error_expr(function, types)
+    if simple is not None:
+        return simple.replace("out->err", "err")
+    params = [line for line in codegen.judge_locals(function, types)
+              if "tb_a[" in line]
+    return ("({ const union tb_arg *tb_a = a; " + " ".join(params)
+            + f" ({codegen.judge_expr(function)}); }})")
 
 
 def _needs(spec):
@@ -167,7 +181,8 @@ def _defined(text):
     for line in _code(text).splitlines():
         if not re.match(r"[A-Za-z_]", line) or line.split()[0] in ("static", "extern", "typedef"):
             continue
-        m = re.match(r"[^;(=\[]*?\b([A-Za-z_]\w*)\s*[(\[=]", line)
+        m = (re.match(r"TB_DATATYPE\((\w+)\)", line)
+             or re.match(r"[^;(=\[]*?\b([A-Za-z_]\w*)\s*[(\[=]", line))
         if m and ("=" in line or not line.rstrip().endswith(";")):
             names.add(m.group(1))
     return names

@@ -9,21 +9,27 @@ from .names import signal_name
 STDERR_TAIL = 512  # bytes of a failing case's stderr kept (harness/outcome.h)
 
 
-def case_index(spec, function, values, datatypes):
+def case_index(spec, function, values, listed):
     """The case index of function for values ("datatype:VALUE" or "VALUE",
-    one per parameter)."""
-    lists = {d["name"]: [v["name"] for v in d["values"]] for d in datatypes}
+    one per parameter); listed: the function as `list functions` gives it,
+    with each parameter's values (a converted parameter may have fewer
+    than its datatype)."""
     if len(values) != len(function.params):
         raise TrebuchetError(f"{function.name} takes {len(function.params)} values, "
                              f"got {len(values)}", spec.path)
     index = 0
-    for param, value in zip(function.params, values):
+    for param, value, choices in zip(function.params, values, listed["values"]):
         name = value.split(":", 1)[1] if ":" in value else value
         if ":" in value and value.split(":", 1)[0] != param.datatype:
             raise TrebuchetError(f"parameter {param.name} is of datatype {param.datatype}, "
                                  f"not {value.split(':', 1)[0]}", spec.path)
-        choices = lists[param.datatype]
         if name not in choices:
+            if name in _all_values(spec, param):
+                raise TrebuchetError(
+                    f"{param.datatype}:{name} is the same as another of its values once "
+                    f"converted to {param.ctype} (convert: true), so {function.name}'s "
+                    f"{param.name} runs it once, under the first name: one of "
+                    f"{', '.join(choices)}", spec.path)
             raise TrebuchetError(f"datatype {param.datatype} has no value {name}", spec.path)
         index = index * len(choices) + choices.index(name)
     return index
@@ -70,6 +76,17 @@ def outcome_text(result):
     else:
         detail = "did not return before the deadline"
     return f"{outcome}, {detail}"
+
+
+def listed_function(spec, function):
+    """The function as `list functions` gives it."""
+    plugin = build.build_plugin(spec, quiet=True)
+    return next(f for f in executor.list_functions(plugin) if f["name"] == function.name)
+
+
+def _all_values(spec, param):
+    datatype = next(d for d in datatypes_of(spec) if d["name"] == param.datatype)
+    return [v["name"] for v in datatype["values"]]
 
 
 def datatypes_of(spec):

@@ -29,6 +29,10 @@ class Param:
     name: str
     ctype: str
     datatype: str
+    # `convert: true`: the datatype's values may change in the conversion to
+    # ctype (runner/plugin_check.py); those that become equal run once
+    convert: bool = False
+    where: tuple = field(default=(None, None), compare=False)  # (spec file, line)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,8 @@ class Function:
     error_when: str
     error_value: Optional[int] = None
     error_param: Optional[str] = None
+    error_eof: Optional[str] = None   # short_count: C expression true at end of input
+    error_expr: Optional[str] = None  # expr: C expression true when an error was reported
     extra_args: tuple = ()
     equivalent: Optional[str] = None
     note: Optional[str] = None
@@ -64,6 +70,7 @@ class Spec:
     version_label: str = ""
     version_expr: Optional[str] = None
     description: str = ""
+    datatype_lines: dict = field(default_factory=dict)  # name -> (spec file, line)
     base_folders: tuple = ()  # folders of the specs this one extends
     extends: Optional[str] = None  # the target name of the spec this one extends
     functions_line: Optional[int] = None  # where the spec lists (or inherits) its functions
@@ -93,6 +100,7 @@ class Spec:
         and its runs stay comparable (the gate)."""
         calls = [[f.name, f.call, f.returns, [[p.name, p.ctype, p.datatype] for p in f.params],
                   f.error_when, f.error_value, f.error_param, list(f.extra_args)]
+                 + ([f.error_eof, f.error_expr] if f.error_eof or f.error_expr else [])
                  for f in self.functions]
         text = json.dumps(calls, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -171,6 +179,7 @@ def _extend(spec, data, lines, chain):
         libraries=stated("libraries", spec.libraries, base.libraries),
         sources=tuple(str(base.source_path(s)) for s in base.sources) + spec.sources,
         datatypes={**base.datatypes, **spec.datatypes},
+        datatype_lines={**base.datatype_lines, **spec.datatype_lines},
         description=spec.description or base.description,
         base_folders=base.include_dirs,
         extends=base.target)
@@ -212,12 +221,16 @@ def _validate_schema(data, lines, path):
 
 def _build(data, path, lines):
     functions = []
-    for f in data.get("functions", ()):
+    for i, f in enumerate(data.get("functions", ())):
         err = f["error"]
+        params = tuple(Param(p["name"], p["type"].strip(), p["datatype"], p.get("convert", False),
+                             (path.resolve(), yamlines.line_of(lines, ("functions", i, "params", j))))
+                       for j, p in enumerate(f["params"]))
         functions.append(Function(
             name=f["name"], call=f.get("call", f["name"]), returns=f["returns"].strip(),
-            params=tuple(Param(p["name"], p["type"].strip(), p["datatype"]) for p in f["params"]),
+            params=params,
             error_when=err["when"], error_value=err.get("value"), error_param=err.get("param"),
+            error_eof=err.get("eof"), error_expr=err.get("expr"),
             extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
             note=f.get("note")))
     version = data.get("version", {})
@@ -226,6 +239,8 @@ def _build(data, path, lines):
                 libraries=tuple(data.get("libraries", ())),
                 sources=tuple(data.get("sources", ())),
                 datatypes=dict(data.get("datatypes", {})),
+                datatype_lines={name: (path.resolve(), yamlines.line_of(lines, ("datatypes", name)))
+                                for name in data.get("datatypes", {})},
                 version_label=version.get("label", data["target"]),
                 version_expr=version.get("expr"),
                 description=data.get("description", ""),
@@ -259,7 +274,8 @@ def _check(spec, data, lines):
             if p.datatype not in known:
                 fail(f"unknown datatype '{p.datatype}' (known: {', '.join(sorted(known))})",
                      "functions", i, "params", j, "datatype")
-        if f.error_when == "less_than_param" and f.error_param not in names:
+        if f.error_when in ("less_than_param", "short_count", "out_param") and \
+                f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")
     for i, source in _stated(data, "sources", spec.sources):

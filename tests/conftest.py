@@ -67,8 +67,14 @@ def datatype_values(target=None):
     """{datatype: [value names]} as `trebuchet list datatypes` shows them, so
     that a test's counts follow the datatypes instead of copying their sizes."""
     lines = trebuchet("list", "datatypes", *(["--target", target] if target else [])).stdout
-    lines = lines.splitlines()
-    return {head.split(":")[0]: values.split() for head, values in zip(lines[::2], lines[1::2])}
+    values = {}
+    for line in lines.splitlines():
+        if line.startswith(" "):
+            values[datatype].append(line.split()[0])
+        else:
+            datatype = line.split(":")[0]
+            values[datatype] = []
+    return values
 
 
 def value_product(*datatypes, target=None):

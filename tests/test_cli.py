@@ -22,6 +22,16 @@ def test_list_datatypes_shows_inheritance():
     assert "BUF_LARGE" in out
 
 
+def test_list_datatypes_describes_every_value():
+    out = trebuchet("list", "datatypes", "--target", "selftest").stdout
+    base = trebuchet("list", "datatypes").stdout.splitlines()
+    values = [line.split(None, 1) for line in base if line.startswith("    ")]
+    assert all(len(v) == 2 for v in values), [v for v in values if len(v) < 2]
+    assert any(v == ["READ_ONLY", "an anonymous page of random bytes, read-only: a write is SIGSEGV"]
+               for v in values)
+    assert "ordeal: " in out  # a target's own datatypes come after the base ones
+
+
 def test_repro_by_values_and_by_index_agree():
     by_values = trebuchet("repro", "--target", "stdio", "--function", "fclose",
                           "--values", "FILE:CLOSED").stdout

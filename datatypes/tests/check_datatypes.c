@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,13 +65,44 @@ START_TEST(names_unique_within_each_datatype)
 	struct tb_value_list list;
 	int i, j;
 
-	for (t = tb_base_datatypes; *t; t++) {
+	for (t = tb_base_datatypes(); *t; t++) {
 		ck_assert_int_eq(tb_datatype_flatten(*t, &list), 0);
 		for (i = 0; i < list.count; i++)
 			for (j = i + 1; j < list.count; j++)
 				ck_assert_msg(strcmp(list.values[i]->name, list.values[j]->name),
 					      "%s has %s twice", (*t)->name, list.values[i]->name);
 	}
+}
+END_TEST
+
+/* `trebuchet list datatypes` shows these: a value without one is a name to guess at */
+START_TEST(every_value_says_what_it_is)
+{
+	const struct tb_datatype *const *t;
+	struct tb_value_list list;
+	int i;
+
+	for (t = tb_base_datatypes(); *t; t++) {
+		ck_assert_int_eq(tb_datatype_flatten(*t, &list), 0);
+		for (i = 0; i < list.count; i++)
+			ck_assert_msg(list.values[i]->desc && *list.values[i]->desc,
+				      "%s:%s has no .desc", (*t)->name, list.values[i]->name);
+	}
+}
+END_TEST
+
+/* The registry is the linker section: every file's TB_DATATYPE is in it, once */
+START_TEST(registry_holds_every_base_datatype_once)
+{
+	const struct tb_datatype *const *t;
+	int n = 0;
+
+	for (t = tb_base_datatypes(); *t; t++, n++)
+		if (t[1])
+			ck_assert_msg(strcasecmp(t[0]->name, t[1]->name) < 0, "%s, %s out of order",
+				      t[0]->name, t[1]->name);
+	ck_assert_int_eq(n, TB_BASE_COUNT);
+	ck_assert_ptr_eq(tb_datatype_find("whence", NULL), &tb_type_whence);
 }
 END_TEST
 
@@ -351,6 +383,8 @@ static Suite *datatype_suite(void)
 	tcase_add_checked_fixture(t, check_enter_test_dir, NULL);
 	tcase_add_loop_test(t, required_names_exist, 0, sizeof(required) / sizeof(required[0]));
 	tcase_add_test(t, names_unique_within_each_datatype);
+	tcase_add_test(t, every_value_says_what_it_is);
+	tcase_add_test(t, registry_holds_every_base_datatype_once);
 	tcase_add_test(t, inherited_values_come_first_in_parent_order);
 	tcase_add_test(t, skip_list_drops_parent_values);
 	tcase_add_test(t, pointer_constants);

@@ -1,0 +1,122 @@
+"""What C types really are, asked of the compiler: a spelling such as
+`uLong`, `XML_Size` or `yaml_char_t *` means what the target's headers
+typedef it to, so each type is classified by a small probe program compiled
+with the spec's own includes, never by how it is spelled.
+
+A type is a `CType`: its kind (pointer, integer or floating), its size in
+bytes and, for an integer, whether it is signed.  The probe's answers are
+kept beside the plugin, keyed by everything that could change them."""
+import hashlib
+import json
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import TrebuchetError
+
+# __builtin_classify_type's classes (GCC's typeclass.h)
+_KINDS = {1: "integer", 2: "integer", 3: "integer", 4: "integer", 5: "pointer", 8: "floating"}
+
+
+@dataclass(frozen=True)
+class CType:
+    spelling: str
+    kind: str        # "pointer", "integer" or "floating"
+    size: int
+    signed: bool
+
+    def describe(self):
+        if self.kind == "integer":
+            return f"{self.spelling}: {'signed' if self.signed else 'unsigned'}, {self.size} bytes"
+        return f"{self.spelling}: {self.kind}, {self.size} bytes"
+
+
+def split_slots(ctype):
+    """The C types of a datatype that spans parameters ("void *, size_t"),
+    split at the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for ch in ctype:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return parts + [current.strip()]
+
+
+def _probe_source(includes, spellings):
+    lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <stdint.h>",
+             "#include <sys/types.h>"]
+    lines += [f"#include {inc}" for inc in includes]
+    lines += ["#define TB_CLASS(T) __builtin_classify_type(*(T *)0)",
+              "#define TB_SIGNED(T) __builtin_choose_expr(TB_CLASS(T) == 5, 0, (T)-1 < (T)0)",
+              "int main(void)", "{"]
+    first = len(lines) + 1
+    for i, t in enumerate(spellings):
+        lines.append(f'\tprintf("%d %d %zu %d\\n", {i}, TB_CLASS({t}), sizeof({t}), '
+                     f"(int)TB_SIGNED({t}));")
+    lines += ["\treturn 0;", "}"]
+    return "\n".join(lines) + "\n", first
+
+
+def resolve(spellings, includes, include_dirs, cache_dir, cflags=()):
+    """{spelling: CType} for each C type spelled, as the compiler sees it
+    with the includes.  A spelling the compiler rejects, or one that is not
+    a scalar (a struct passed by value), is returned as None."""
+    spellings = sorted(set(spellings))
+    source, first = _probe_source(includes, spellings)
+    command = ["cc", "-w", *cflags, *[f"-I{d}" for d in include_dirs]]
+    key = hashlib.sha256((source + " ".join(command)).encode())
+    for d in include_dirs:
+        for h in sorted(Path(d).glob("*.h")):
+            key.update(h.read_bytes())
+    cache = Path(cache_dir) / "ctypes.json"
+    digest = key.hexdigest()
+    if cache.exists():
+        kept = json.loads(cache.read_text())
+        if kept.get("digest") == digest:
+            return {s: CType(**t) if t else None for s, t in kept["types"].items()}
+    found = _compile_and_run(source, first, spellings, command, Path(cache_dir))
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps({"digest": digest, "types": {
+        s: t.__dict__ if t else None for s, t in found.items()}}))
+    return found
+
+
+def _compile_and_run(source, first, spellings, command, folder):
+    """Compiles the probe, leaving out each type the compiler rejects."""
+    folder.mkdir(parents=True, exist_ok=True)
+    c, exe = folder / "ctypes_probe.c", folder / "ctypes_probe"
+    bad = set()
+    while True:
+        text, _ = _probe_source_without(source, first, spellings, bad)
+        c.write_text(text)
+        out = subprocess.run(command + [str(c), "-o", str(exe)], capture_output=True, text=True)
+        if out.returncode == 0:
+            break
+        lines = {int(n) for n in re.findall(rf"{re.escape(str(c))}:(\d+):\d+: error", out.stderr)}
+        failed = {spellings[n - first] for n in lines if 0 <= n - first < len(spellings)}
+        if not failed - bad:
+            first_error = next((l for l in out.stderr.splitlines() if "error" in l), out.stderr)
+            raise TrebuchetError(f"the C types of the spec do not compile: {first_error.strip()}")
+        bad |= failed
+    run = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    found = {s: None for s in spellings}
+    for line in run.stdout.splitlines():
+        i, cls, size, signed = map(int, line.split())
+        kind = _KINDS.get(cls)
+        if kind:
+            found[spellings[i]] = CType(spellings[i], kind, size, bool(signed))
+    return found
+
+
+def _probe_source_without(source, first, spellings, bad):
+    """The probe with the lines of the rejected types blanked (so that the
+    line numbers of the others stay put)."""
+    lines = source.split("\n")
+    for i, s in enumerate(spellings):
+        if s in bad:
+            lines[first - 1 + i] = ""
+    return "\n".join(lines), first

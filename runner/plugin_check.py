@@ -1,0 +1,157 @@
+"""Checks a freshly built plugin against its spec, before any case runs, so
+that every mistake is one line naming the spec's file and line:
+
+- each symbol under `datatypes:` is defined by the target's sources;
+- each such datatype's C `.name` is its key in the spec (one name per
+  datatype: the spec's key is what parameters and results say);
+- value names are unique within a datatype, inherited ones included;
+- a datatype that spans parameters is followed by `span` parameters, and
+  `span` follows nothing else;
+- each parameter's C type can hold its datatype's values (ctype_probe.py
+  asks the compiler what both types really are): a pointer for a pointer,
+  a floating type for a floating one, and an integer wide enough and of the
+  same signedness, unless the parameter says `convert: true`."""
+import subprocess
+
+from . import ctype_probe, executor
+from .errors import TrebuchetError
+
+SPAN = "span"
+
+
+def check(spec, plugin, base_names):
+    """Checks the plugin's datatypes; returns them by name, as `list
+    datatypes` of the plugin gives them (base datatypes first, then the
+    target's own in the order of spec.datatypes)."""
+    _check_symbols(spec, plugin)
+    listing = executor.list_datatypes(plugin)
+    own = listing[len(base_names):]
+    for (key, symbol), d in zip(spec.datatypes.items(), own):
+        if d["name"] != key:
+            raise TrebuchetError(
+                f"datatype '{key}': its C symbol {symbol} is named \"{d['name']}\" (.name); "
+                f"one name per datatype: make the key and .name the same",
+                *spec.datatype_lines[key])
+    for d in listing:
+        _check_unique(spec, d)
+    return {d["name"]: d for d in listing}
+
+
+def _check_symbols(spec, plugin):
+    out = subprocess.run(["nm", "-D", "--defined-only", str(plugin)], capture_output=True,
+                         text=True)
+    defined = {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+    for key, symbol in spec.datatypes.items():
+        if symbol not in defined:
+            sources = ", ".join(spec.sources) or "none"
+            raise TrebuchetError(
+                f"datatype '{key}': no symbol {symbol} in the target's sources ({sources}); "
+                f"it names a `const struct tb_datatype` defined there", *spec.datatype_lines[key])
+
+
+def _check_unique(spec, d):
+    seen = set()
+    for v in d["values"]:
+        if v["name"] in seen:
+            where = spec.datatype_lines.get(d["name"], (spec.path, None))
+            whose = f"; its parent {d['parent']} has one" if d["parent"] else ""
+            raise TrebuchetError(f"datatype '{d['name']}' has two values named {v['name']}"
+                                 f"{whose}: rename one, or skip the parent's (.skip)", *where)
+        seen.add(v["name"])
+
+
+def slot_types(spec, datatypes):
+    """Per function, per parameter: the C type spelling its datatype gives
+    that slot (a span's parameters take the spanning datatype's later
+    slots), checking the spans' shape on the way."""
+    slots = {}
+    for f in spec.functions:
+        pending, out = [], []
+        for p in f.params:
+            if p.datatype == SPAN:
+                if not pending:
+                    raise TrebuchetError(
+                        f"{f.name}: parameter {p.name} is `span`, but the parameter before "
+                        f"has no datatype that spans it", *p.where)
+                out.append(pending.pop(0))
+                continue
+            if pending:
+                raise TrebuchetError(
+                    f"{f.name}: parameter {p.name} must be `span`: the datatype before it "
+                    f"fills {len(pending)} more parameter(s)", *p.where)
+            types = ctype_probe.split_slots(datatypes[p.datatype]["ctype"])
+            span = datatypes[p.datatype].get("span", 1)
+            if len(types) != span:
+                raise TrebuchetError(
+                    f"datatype '{p.datatype}' spans {span} parameters but its .ctype "
+                    f"\"{datatypes[p.datatype]['ctype']}\" gives {len(types)} C types",
+                    *spec.datatype_lines.get(p.datatype, p.where))
+            out.append(types[0])
+            pending = types[1:]
+        if pending:
+            last = f.params[-1]
+            raise TrebuchetError(f"{f.name}: datatype of parameter {last.name} spans "
+                                 f"{len(pending)} more parameter(s) than there are", *last.where)
+        slots[f.name] = out
+    return slots
+
+
+def conversion(param_type, value_type):
+    """None when every value of value_type is unchanged in param_type, else
+    a phrase saying how it changes; raises ValueError when no conversion
+    can make sense (pointer against number, floating against integer)."""
+    p, v = param_type, value_type
+    if (p.kind == "pointer") != (v.kind == "pointer"):
+        raise ValueError("a pointer and a number")
+    if p.kind == "pointer":
+        return None
+    if (p.kind == "floating") != (v.kind == "floating"):
+        raise ValueError("a floating type and an integer")
+    if p.kind == "floating":
+        return None if p.size >= v.size else f"narrowed from {v.size} to {p.size} bytes"
+    if p.size > v.size and (p.signed or not v.signed):
+        return None
+    if p.size == v.size and p.signed == v.signed:
+        return None
+    if p.size < v.size:
+        return f"truncated from {v.size} to {p.size} bytes"
+    return "read as " + ("signed" if p.signed else "unsigned")
+
+
+def check_scalar_params(spec, types):
+    """Every parameter's C type is one a slot can hold."""
+    for f in spec.functions:
+        for p in f.params:
+            if types.get(p.ctype) is None:
+                raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
+                                     f"a pointer, integer or floating type the compiler knows "
+                                     f"from the spec's includes", *p.where)
+
+
+def check_types(spec, datatypes, types):
+    """Raises at the first parameter whose C type cannot hold its datatype's
+    values; returns [(function, param, phrase)] for the accepted
+    conversions (`convert: true`)."""
+    slots = slot_types(spec, datatypes)
+    converted = []
+    for f in spec.functions:
+        for p, slot in zip(f.params, slots[f.name]):
+            have, want = types[p.ctype], types.get(slot)
+            if want is None:
+                raise TrebuchetError(f"datatype '{p.datatype}' gives C type '{slot}', which does "
+                                     f"not compile with the spec's includes",
+                                     *spec.datatype_lines.get(p.datatype, p.where))
+            try:
+                change = conversion(have, want)
+            except ValueError as e:
+                raise TrebuchetError(
+                    f"{f.name}: parameter {p.name} ({have.describe()}) cannot take datatype "
+                    f"{p.datatype} ({want.describe()}): {e}", *p.where) from None
+            if change and not p.convert:
+                raise TrebuchetError(
+                    f"{f.name}: parameter {p.name} ({have.describe()}) would change datatype "
+                    f"{p.datatype}'s values ({want.describe()}): {change}; choose a datatype "
+                    f"of its type, or say `convert: true` to run them converted", *p.where)
+            if change:
+                converted.append((f, p, change))
+    return converted
