@@ -72,6 +72,7 @@ static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
 		/* the watchdog of a call that computes (see forkserver.c) */
 		.cpu_seconds = cpu,
 		.processes = 4096,
+		.isolation = o->no_sandbox ? TB_ISOLATION_NONE : tb_isolation_best(),
 	};
 }
 
@@ -184,6 +185,8 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		return -1;
 	if (!found) {
 		run_info(o, t, sel, c->nselected, &info);
+		snprintf(info.sandbox, sizeof(info.sandbox), "%s",
+			 tb_isolation_name(c->servers->isolation));
 		if (tb_store_begin_run(c->store, &info, &c->run_id)) {
 			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
 			return -1;
@@ -274,6 +277,7 @@ int main(int argc, char **argv)
 		return TB_EXIT_INPUT;
 	}
 	cfg.scratch_root = scratch;
+	cfg.share = tb_world_share();
 	/* test processes write temporary files into the scratch directory too */
 	tb_world_enter(scratch);
 	/* give freed heap pages back, so that the test processes find zeros,
@@ -286,6 +290,10 @@ int main(int argc, char **argv)
 		return TB_EXIT_HARNESS;
 	}
 	close(cfg.sandbox.devnull_fd);
+	if (servers.refused[0])
+		fprintf(stderr, "trebuchet-exec: no sandbox: %s; test processes see the "
+			"filesystem, network and IPC as %s does, as before\n", servers.refused,
+			cfg.sandbox.drop_privileges ? "nobody" : "this user");
 	catch_signals();
 
 	if (o.single) {

@@ -16,7 +16,7 @@ static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
 	"       [--progress|--quiet]"
-	"       [--scratch DIR] [--memory-mb N] | --list-datatypes [--plugin PATH]\n"
+	"       [--scratch DIR] [--memory-mb N] [--no-sandbox] | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
 	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
 
@@ -86,6 +86,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "scratch", required_argument, NULL, 'S' },
 		{ "memory-mb", required_argument, NULL, 'm' },
+		{ "no-sandbox", no_argument, NULL, 'N' },
 		{ "case", required_argument, NULL, 'C' },
 		{ "cases", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
@@ -126,6 +127,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'q': o->progress = TB_PROGRESS_OFF; break;
 		case 'S': o->scratch_parent = optarg; break;
 		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
+		case 'N': o->no_sandbox = 1; break;
 		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
 		case 'F': o->single = 1; o->cases_file = optarg; break;
 		case 'l': o->list = 1; break;

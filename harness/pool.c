@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool)
 {
 	struct tb_server_config share = *cfg;
+	char why[400];
 	int i;
 
 	if (servers > cfg->jobs)
@@ -28,15 +30,27 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 		return pool->slot_started = NULL, -1;
 	share.slot_started = pool->slot_started;
 	share.first_slot = 0;
+	pool->refused[0] = '\0';
 	for (i = 0; i < servers; i++) {
 		/* the first jobs % servers servers take one slot more */
 		share.jobs = cfg->jobs / servers + (i < cfg->jobs % servers);
 		pool->outstanding[i] = 0;
-		if (tb_server_start(&share, &pool->servers[i]))
-			return -1;
+		while (tb_server_start(&share, &pool->servers[i], why, sizeof(why))) {
+			tb_server_stop(&pool->servers[i]);
+			/* the first server finds what the machine allows; the
+			 * others get the same or the run fails.  Refused, a
+			 * level leaves none: root's test processes become
+			 * nobody, who has no place in a user namespace that
+			 * maps root alone. */
+			if (i > 0 || share.sandbox.isolation == TB_ISOLATION_NONE)
+				return -1;
+			snprintf(pool->refused, sizeof(pool->refused), "%s", why);
+			share.sandbox.isolation = TB_ISOLATION_NONE;
+		}
 		pool->n++;
 		share.first_slot += share.jobs;
 	}
+	pool->isolation = share.sandbox.isolation;
 	return 0;
 }
 

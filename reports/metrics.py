@@ -97,6 +97,7 @@ class RunInfo:
     spec_digest: str
     shard: int        # the run holds shard K of N of its campaign's cases
     shards: int       # (run --shard K/N); 1 of 1: all of them
+    sandbox: str      # the namespaces around its test processes: full, user, none
 
     @property
     def partial(self):

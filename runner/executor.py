@@ -16,7 +16,8 @@ def _exec_path():
 
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
-                 resume=False, progress=None, scratch=None, memory_mb=None, shard=None):
+                 resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
+                 sandbox=True):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
@@ -29,6 +30,8 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
             argv += [flag, str(value)]
     if resume:
         argv.append("--resume")
+    if not sandbox:
+        argv.append("--no-sandbox")
     if progress is not None:
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -27,7 +27,12 @@ CREATE TABLE IF NOT EXISTS runs (
     dictionary_digest TEXT  NOT NULL,   -- of every value name of the target's datatypes
     spec_digest     TEXT    NOT NULL,   -- of the spec's functions: names, C types, datatypes, error conventions
     shard           INTEGER NOT NULL DEFAULT 1,  -- this run holds shard K of N ...
-    shards          INTEGER NOT NULL DEFAULT 1   -- ... of the campaign's cases; 1 of 1: all of them
+    shards          INTEGER NOT NULL DEFAULT 1,  -- ... of the campaign's cases; 1 of 1: all of them
+    -- the namespaces around the test processes (harness/isolation.c):
+    -- 'full' (root: read-only filesystem but scratch, private /tmp, no
+    -- network, private IPC and PIDs; tests as nobody), 'user' (the same in
+    -- an unprivileged user namespace), 'none' (refused, or --no-sandbox)
+    sandbox         TEXT    NOT NULL DEFAULT 'none'
 );
 
 -- One function of one run: its signature and its case counts.
