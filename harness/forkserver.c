@@ -476,9 +476,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	_exit(0);
 }
 
-/* Waits for the server's hello; -1 with the reason in why when its sandbox
- * could not be set up or it died first. */
-static int hear_hello(struct tb_server *srv, char *why, size_t len)
+int tb_server_ready(struct tb_server *srv, char *why, size_t len)
 {
 	struct hello h;
 	size_t got = 0;
@@ -530,7 +528,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 	munmap(records, (size_t)cfg->jobs * sizeof(*records));
 	srv->request_fd = req[1];
 	srv->result_fd = res[0];
-	return hear_hello(srv, why, len);
+	return 0;
 }
 
 int tb_server_stop(struct tb_server *srv)

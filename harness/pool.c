@@ -10,6 +10,15 @@
 #include "clock.h"
 #include "pool.h"
 
+/* Starts a server and, when wait, waits until it is ready. */
+static int start(const struct tb_server_config *cfg, struct tb_server *srv, int wait,
+		 char *why, size_t len)
+{
+	if (tb_server_start(cfg, srv, why, len) || (wait && tb_server_ready(srv, why, len)))
+		return -1;
+	return 0;
+}
+
 int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool)
 {
 	struct tb_server_config share = *cfg;
@@ -35,13 +44,14 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 		/* the first jobs % servers servers take one slot more */
 		share.jobs = cfg->jobs / servers + (i < cfg->jobs % servers);
 		pool->outstanding[i] = 0;
-		while (tb_server_start(&share, &pool->servers[i], why, sizeof(why))) {
+		/* the first server finds what the machine allows, the
+		 * others get the same or the run fails; they set up their
+		 * sandboxes side by side, and are waited for together */
+		while (start(&share, &pool->servers[i], i == 0, why, sizeof(why))) {
 			tb_server_stop(&pool->servers[i]);
-			/* the first server finds what the machine allows; the
-			 * others get the same or the run fails.  Refused, a
-			 * level leaves none: root's test processes become
-			 * nobody, who has no place in a user namespace that
-			 * maps root alone. */
+			/* refused, a level leaves none: root's test processes
+			 * become nobody, who has no place in a user namespace
+			 * that maps root alone */
 			if (i > 0 || share.sandbox.isolation == TB_ISOLATION_NONE)
 				return -1;
 			snprintf(pool->refused, sizeof(pool->refused), "%s", why);
@@ -50,6 +60,9 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 		pool->n++;
 		share.first_slot += share.jobs;
 	}
+	for (i = 1; i < pool->n; i++)
+		if (tb_server_ready(&pool->servers[i], why, sizeof(why)))
+			return -1;
 	pool->isolation = share.sandbox.isolation;
 	return 0;
 }
@@ -148,6 +161,12 @@ void tb_pool_stop(struct tb_server_pool *pool)
 {
 	int i;
 
+	/* every server told first, so that they wind down side by side */
+	for (i = 0; i < pool->n; i++) {
+		if (pool->servers[i].request_fd >= 0)
+			close(pool->servers[i].request_fd);
+		pool->servers[i].request_fd = -1;
+	}
 	for (i = 0; i < pool->n; i++)
 		tb_server_stop(&pool->servers[i]);
 	pool->n = 0;

@@ -399,6 +399,7 @@ START_TEST(server_classifies_real_processes)
 		ck_assert_int_eq(chown(root, 65534, 65534), 0);
 	cfg.scratch_root = root;
 	ck_assert_int_eq(tb_server_start(&cfg, &srv, why, sizeof(why)), 0);
+	ck_assert_int_eq(tb_server_ready(&srv, why, sizeof(why)), 0);
 
 	res = run_one(&srv, 0, 3);  /* int:INT_MAX */
 	ck_assert_int_eq(res.outcome, TB_PASS);
