@@ -513,7 +513,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 		return -1;
 	srv->pid = tb_isolation_fork(cfg->sandbox.isolation);
 	if (srv->pid < 0) {
-		snprintf(why, len, "forking into new namespaces: %s", strerror(errno));
+		snprintf(why, len, "the kernel refused new namespaces (%s)", strerror(errno));
 		close(req[0]), close(req[1]), close(res[0]), close(res[1]);
 		munmap(records, (size_t)cfg->jobs * sizeof(*records));
 		return -1;

@@ -10,6 +10,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -196,3 +197,48 @@ def test_as_an_ordinary_user_nothing_gets_out_and_nothing_is_left(bait):
     assert bait.leftover_files() == []
     assert outcome(db, "connect") == ("PASS", -1, 101)
     assert outcome(db, "above") == ("PASS", -1, 30)
+
+
+# Runs argv as nobody in a user namespace where no more user namespaces may
+# be made (user.max_user_namespaces 0): what an ordinary user meets on a
+# machine that does not allow them.  The ids are mapped one to one by a
+# helper left outside, which alone may map more than its own.
+REFUSING = r"""
+import ctypes, os, sys
+r, w = os.pipe()
+helper = os.fork()
+if helper == 0:
+    os.close(w)
+    os.read(r, 1)
+    for name in ("uid_map", "gid_map"):
+        with open(f"/proc/{os.getppid()}/{name}", "w") as f:
+            f.write("0 0 65536\n")
+    os._exit(0)
+if ctypes.CDLL(None, use_errno=True).unshare(0x10000000):  # CLONE_NEWUSER
+    sys.exit("unshare: " + os.strerror(ctypes.get_errno()))
+os.close(w)
+os.waitpid(helper, 0)
+with open("/proc/sys/user/max_user_namespaces", "w") as f:
+    f.write("0")
+os.setgroups([])
+os.setgid(65534)
+os.setuid(65534)
+os.execv(sys.argv[1], sys.argv[1:])
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to make the refusing namespace")
+def test_where_namespaces_are_refused_the_run_goes_on_without_and_says_so_once(bait):
+    db = bait.store / "s.db"
+    result = subprocess.run(
+        [sys.executable, "-c", REFUSING, str(EXEC), "--plugin", PLUGIN, "--functions",
+         "st_return,st_escape_tmp", "--cap", "20", "--db", db, "--quiet"],
+        cwd=bait.base, env={"TMPDIR": str(bait.tmp)}, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "trebuchet-exec: no sandbox: the kernel refused new namespaces (No space left on "
+        "device); test processes see the filesystem, network and IPC as this user does, "
+        "as before"]
+    assert query(db, "SELECT sandbox FROM runs") == [("none",)]
+    assert query(db, "SELECT count(*) FROM results") == [(21,)]
+    assert bait.traces() == {"tmp"}
