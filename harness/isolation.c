@@ -262,11 +262,7 @@ static int drop_capabilities(char *err, size_t len)
 /* Without a sandbox the share is a link, at the same path. */
 static int link_share(const char *share, char *err, size_t len)
 {
-	char real[PATH_MAX];
-
-	if (!realpath(share, real))
-		return failed(err, len, "resolving the shared directory", share);
-	if (symlink(real, "share") && errno != EEXIST)
+	if (symlink(share, "share") && errno != EEXIST)
 		return failed(err, len, "linking the shared directory", share);
 	return 0;
 }
@@ -280,7 +276,9 @@ int tb_isolate(enum tb_isolation level, const char *scratch, const char *share,
 		return share ? link_share(share, err, errlen) : 0;
 	if (level == TB_ISOLATION_USER && map_user(err, errlen))
 		return -1;
-	if (!realpath(scratch, real))
+	/* the server works in scratch already, which may have been named
+	 * relative to where the executor was */
+	if (!getcwd(real, sizeof(real)))
 		return failed(err, errlen, "resolving", scratch);
 	if (private_filesystem(real, share, err, errlen))
 		return -1;

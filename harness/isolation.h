@@ -28,10 +28,11 @@ enum tb_isolation tb_isolation_best(void);
 pid_t tb_isolation_fork(enum tb_isolation level);
 
 /* In the child of tb_isolation_fork(), working in the run's scratch
- * directory scratch: makes the filesystem read-only but scratch, gives
+ * directory scratch (its name, for messages): makes the filesystem read-only but scratch, gives
  * /tmp, /var/tmp and /dev/shm private directories inside it, mounts the
  * PID namespace's /proc, moves into the writable scratch and, at USER,
- * drops capabilities.  share, when not NULL, is a directory the user
+ * drops capabilities.  share, when not NULL, is the absolute path of a
+ * directory the user
  * shares with test processes on purpose (TREBUCHET_SHARE): it appears,
  * writable, as scratch/share, at every level (a link at NONE).  0, or -1
  * with a reason in err. */

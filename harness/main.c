@@ -6,7 +6,9 @@
  * and only then is the store opened and the case lists allocated.  Exit
  * codes: exitcodes.h.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pwd.h>
 #include <signal.h>
@@ -250,6 +252,7 @@ int main(int argc, char **argv)
 	struct tb_campaign c = { .target = &target, .servers = &servers,
 				 .interrupted = &interrupted };
 	char err[512], scratch[4096];
+	static char share[PATH_MAX];
 	int *sel, rc;
 
 	tb_world_settle(argv);
@@ -277,7 +280,14 @@ int main(int argc, char **argv)
 		return TB_EXIT_INPUT;
 	}
 	cfg.scratch_root = scratch;
-	cfg.share = tb_world_share();
+	/* static, as all the executor holds before the servers fork: the heap
+	 * they inherit must not depend on it */
+	if (tb_world_share() && !(cfg.share = realpath(tb_world_share(), share))) {
+		fprintf(stderr, "trebuchet-exec: TREBUCHET_SHARE names %s: %s\n", tb_world_share(),
+			strerror(errno));
+		tb_remove_tree(AT_FDCWD, scratch);
+		return TB_EXIT_INPUT;
+	}
 	/* test processes write temporary files into the scratch directory too */
 	tb_world_enter(scratch);
 	/* give freed heap pages back, so that the test processes find zeros,

@@ -242,3 +242,30 @@ def test_where_namespaces_are_refused_the_run_goes_on_without_and_says_so_once(b
     assert query(db, "SELECT sandbox FROM runs") == [("none",)]
     assert query(db, "SELECT count(*) FROM results") == [(21,)]
     assert bait.traces() == {"tmp"}
+
+
+def test_a_share_that_is_not_there_is_one_line_and_exit_2(tmp_path):
+    missing = tmp_path / "missing"
+    result = trebuchet("run", "--target", "selftest", "--functions", "st_return", "--db",
+                       tmp_path / "s.db", env={"TREBUCHET_SHARE": str(missing)}, check=False)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"trebuchet-exec: TREBUCHET_SHARE names {missing}: No such file or directory"]
+
+
+def test_a_scratch_directory_named_relative_is_the_run_s_writable_one(tmp_path):
+    """--scratch relative to where the run starts, and the share: the
+    sandbox finds both, and st_flaky flips its toggle through the share."""
+    (tmp_path / "scratch").mkdir()
+    share = tmp_path / "share"
+    share.mkdir()
+    toggle = share / "st_flaky.toggle"
+    toggle.write_text("1")
+    toggle.chmod(0o666)
+    trebuchet("run", "--target", "selftest", "--functions", "st_flaky,st_escape_tmp",
+              "--scratch", "scratch", "--db", "s.db", "--quiet", cwd=tmp_path,
+              env={"TREBUCHET_SHARE": str(share)})
+    assert query(tmp_path / "s.db", "SELECT function, outcome, errno FROM results"
+                 " ORDER BY function") == [("st_escape_tmp", "PASS", 0), ("st_flaky", "ABORT", None)]
+    assert toggle.read_text() == "0"
+    assert list((tmp_path / "scratch").iterdir()) == []
