@@ -506,14 +506,16 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 
 	srv->pid = -1;
 	srv->request_fd = srv->result_fd = -1;
-	snprintf(why, len, "%s", strerror(errno = ENOMEM));
 	records = mmap(NULL, (size_t)cfg->jobs * sizeof(*records), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
+		snprintf(why, len, "%s", strerror(errno));
 		return -1;
+	}
 	srv->pid = tb_isolation_fork(cfg->sandbox.isolation);
 	if (srv->pid < 0) {
-		snprintf(why, len, "the kernel refused new namespaces (%s)", strerror(errno));
+		snprintf(why, len, cfg->sandbox.isolation == TB_ISOLATION_NONE ? "fork: %s"
+			 : "the kernel refused new namespaces (%s)", strerror(errno));
 		close(req[0]), close(req[1]), close(res[0]), close(res[1]);
 		munmap(records, (size_t)cfg->jobs * sizeof(*records));
 		return -1;
