@@ -16,7 +16,10 @@
  *   IPC              SysV shared memory, semaphores and queues of its own
  *   PID              the fork server is its namespace's first process:
  *                    test processes see and signal only the run's own
- *                    processes, and whatever they leave dies with it
+ *                    processes, and whatever they leave dies with it; at
+ *                    most RUN_PROCESSES of them at once, so a fork bomb
+ *                    is bounded per run whoever runs it (Linux 6.14 and
+ *                    later, where pid_max is the namespace's own)
  *   user             only for an ordinary user (level USER): the others
  *                    need it to be allowed; the user's own uid and gid
  *                    mapped to themselves, capabilities dropped once the
@@ -45,11 +48,15 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "isolation.h"
 
 #define NAMESPACES (CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID)
+/* The most processes a fork server's PID namespace holds: its slots (at
+ * most 256) and what their cases start, with room to spare. */
+#define RUN_PROCESSES 1024
 
 /* The shared directories a test process could leave files in, and the
  * directory of the run's scratch that stands in for each. */
@@ -247,6 +254,23 @@ static int private_filesystem(const char *scratch, const char *share, char *err,
 	return 0;
 }
 
+/* pid_max of the PID namespace just made.  Before Linux 6.14 the same file
+ * is the machine's: left alone there. */
+static int bound_processes(char *err, size_t len)
+{
+	struct utsname u;
+	int major, minor;
+	char value[16];
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	    major < 6 || (major == 6 && minor < 14))
+		return 0;
+	snprintf(value, sizeof(value), "%d", RUN_PROCESSES);
+	if (write_file("/proc/sys/kernel/pid_max", value))
+		return failed(err, len, "bounding the processes in", "/proc/sys/kernel/pid_max");
+	return 0;
+}
+
 /* Capabilities in the user namespace would let a test unmount what hides
  * /tmp or make the filesystem writable again: none are kept. */
 static int drop_capabilities(char *err, size_t len)
@@ -283,8 +307,12 @@ int tb_isolate(enum tb_isolation level, const char *scratch, const char *share,
 	if (private_filesystem(real, share, err, errlen))
 		return -1;
 	/* the PID namespace's own processes, for the server's /proc reads */
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL))
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return failed(err, errlen, "mounting the PID namespace's", "/proc");
+	if (bound_processes(err, errlen))
+		return -1;
+	if (set_read_only("/proc", 1, 0))
+		return failed(err, errlen, "making read-only", "/proc");
 	/* the working directory was on the mount now read-only: into the
 	 * writable one, where test processes make their slots */
 	if (chdir(real))
