@@ -5,10 +5,15 @@ Prints, for one parallelism (default: the executor's own, twice the cores):
     for reference the same loop split over as many processes as the executor
     has fork servers (one per core);
   - the executor running selftest's st_return, a function that returns at
-    once (every one of its 6561 cases, stored);
+    once (every one of its 6561 cases, stored), with its sandbox
+    (harness/isolation.c) and without (--no-sandbox), and what the sandbox
+    costs;
   - a whole stdio campaign (5000-case cap);
 and the ratios the project holds itself to: engine >= 0.8 x bare, stdio
-campaign >= 0.5 x bare.  Each figure is the median of --repeat runs.
+campaign >= 0.5 x bare.  Each figure is the median of --repeat runs; the
+bare loops and the two executor runs take turns within each repetition, in
+an order rotated between repetitions, so that drift in the machine's load
+falls on all of them alike.
 
     .venv/bin/python bench/throughput.py [--jobs N] [--repeat N] [--skip-stdio]
 """
@@ -53,27 +58,46 @@ def campaign_rate(target, jobs, extra):
     return cases / elapsed, cases
 
 
-def median_of(repeat, measure):
-    return statistics.median(measure() for _ in range(repeat))
+def interleaved(repeat, measures):
+    """Each measure's repeat samples, taken in turns: in every repetition
+    each runs once, starting one further along than in the one before."""
+    names = list(measures)
+    samples = {name: [] for name in names}
+    for r in range(repeat):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            samples[name].append(measures[name]())
+    return samples
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--skip-stdio", action="store_true")
     args = parser.parse_args()
 
     engine_cases = 6561
     servers = min(os.cpu_count() or 1, args.jobs)
-    bare = median_of(args.repeat, lambda: bare_rate(args.jobs, engine_cases))
-    bare_split = median_of(args.repeat, lambda: bare_rate(args.jobs, engine_cases, servers))
-    engine = median_of(args.repeat, lambda: campaign_rate(
-        "selftest", args.jobs, ["--functions", "st_return", "--cap", str(engine_cases)])[0])
-    print(f"parallelism            {args.jobs} cases in flight, {os.cpu_count()} cores")
+    st_return = ["--functions", "st_return", "--cap", str(engine_cases)]
+    samples = interleaved(args.repeat, {
+        "bare": lambda: bare_rate(args.jobs, engine_cases),
+        "bare_split": lambda: bare_rate(args.jobs, engine_cases, servers),
+        "engine": lambda: campaign_rate("selftest", args.jobs, st_return)[0],
+        "unsandboxed": lambda: campaign_rate("selftest", args.jobs,
+                                             st_return + ["--no-sandbox"])[0],
+    })
+    rate = {name: statistics.median(v) for name, v in samples.items()}
+    bare, engine, unsandboxed = rate["bare"], rate["engine"], rate["unsandboxed"]
+    # the two runs of a repetition shared the machine's state: their ratio
+    # is steadier than the ratio of the medians
+    cost = 1 - statistics.median(s / u for s, u in zip(samples["engine"], samples["unsandboxed"]))
+    print(f"parallelism            {args.jobs} cases in flight, {os.cpu_count()} cores, "
+          f"medians of {args.repeat}")
     print(f"bare fork+exit+wait    {bare:8.0f} cases/s")
-    print(f"  same, {servers} forkers     {bare_split:8.0f} cases/s   (reference: the executor forks from {servers} servers)")
+    print(f"  same, {servers} forkers     {rate['bare_split']:8.0f} cases/s   (reference: the executor forks from {servers} servers)")
     print(f"executor, st_return    {engine:8.0f} cases/s   ratio {engine / bare:.2f}  (target >= 0.80)")
+    print(f"  same, no sandbox     {unsandboxed:8.0f} cases/s   ratio {unsandboxed / bare:.2f}  "
+          f"(the sandbox costs {100 * cost:+.1f}%, median of the turns' ratios)")
     if not args.skip_stdio:
         rates = [campaign_rate("stdio", args.jobs, []) for _ in range(args.repeat)]
         stdio = statistics.median(r for r, _ in rates)

@@ -471,14 +471,33 @@ static void keep_only(int a, int b, int c)
 	close_range(from, ~0U, 0);
 }
 
+/* What a server says once, before any result: whether its sandbox is up. */
+struct hello {
+	int ok;
+	char why[400];
+};
+
+static void say_hello(int fd, int ok, const char *why)
+{
+	struct hello h = { .ok = ok };
+
+	snprintf(h.why, sizeof(h.why), "%s", why);
+	if (write(fd, &h, sizeof(h)) != (ssize_t)sizeof(h) || !ok)
+		_exit(3);
+}
+
 /* The executor reads every request's result before it sends more than the
  * pipe can hold, so a graceful stop is the request pipe closing with
  * nothing queued; an early stop is the pipe closing with cases in flight. */
 static void become_server(const struct tb_server_config *cfg, int request_fd,
 			  int result_fd, struct tb_record *records, pid_t executor)
 {
+	char why[sizeof(((struct hello *)0)->why)] = "";
+
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != executor)
+	/* in a PID namespace of its own its parent is outside: no pid to see
+	 * (the request pipe's end tells it the executor is gone) */
+	if (cfg->sandbox.isolation == TB_ISOLATION_NONE && getppid() != executor)
 		_exit(0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* its own session: a Ctrl-C meant for the executor does not kill it,
@@ -488,6 +507,8 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	setsid();
 	if (chdir(cfg->scratch_root))
 		die("chdir to the scratch directory");
+	if (tb_isolate(cfg->sandbox.isolation, cfg->scratch_root, cfg->share, why, sizeof(why)))
+		say_hello(result_fd, 0, why);
 	/* the slots' start times are for the executor's eyes: test processes
 	 * must not inherit (or scribble on) them */
 	if (cfg->slot_started)  /* the mapping's start: one page holds 256 slots */
@@ -498,23 +519,55 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	/* nothing else of the executor's: a pipe end of another server kept
 	 * open here would keep that server from ever seeing its end of input */
 	keep_only(request_fd, result_fd, server_stderr);
+	say_hello(result_fd, 1, "");
 	serve(cfg, request_fd, result_fd, records);
 	_exit(0);
 }
 
-int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv)
+int tb_server_ready(struct tb_server *srv, char *why, size_t len)
+{
+	struct hello h;
+	size_t got = 0;
+
+	while (got < sizeof(h)) {
+		ssize_t n = read(srv->result_fd, (char *)&h + got, sizeof(h) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(why, len, "the fork server ended before it was ready");
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	h.why[sizeof(h.why) - 1] = '\0';
+	snprintf(why, len, "%s", h.why);
+	return h.ok ? 0 : -1;
+}
+
+int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
+		    char *why, size_t len)
 {
 	struct tb_record *records;
 	int req[2], res[2];
 	pid_t executor = getpid();
 
+	srv->pid = -1;
+	srv->request_fd = srv->result_fd = -1;
 	records = mmap(NULL, (size_t)cfg->jobs * sizeof(*records), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
+		snprintf(why, len, "%s", strerror(errno));
 		return -1;
-	srv->pid = fork();
-	if (srv->pid < 0)
+	}
+	srv->pid = tb_isolation_fork(cfg->sandbox.isolation);
+	if (srv->pid < 0) {
+		snprintf(why, len, cfg->sandbox.isolation == TB_ISOLATION_NONE ? "fork: %s"
+			 : "the kernel refused new namespaces (%s)", strerror(errno));
+		close(req[0]), close(req[1]), close(res[0]), close(res[1]);
+		munmap(records, (size_t)cfg->jobs * sizeof(*records));
 		return -1;
+	}
 	if (srv->pid == 0) {
 		close(req[1]);
 		close(res[0]);
@@ -532,6 +585,8 @@ int tb_server_stop(struct tb_server *srv)
 {
 	int status = 0;
 
+	if (srv->pid <= 0)
+		return 0;
 	if (srv->request_fd >= 0)
 		close(srv->request_fd);
 	srv->request_fd = -1;

@@ -21,6 +21,7 @@ struct tb_server_config {
 	int first_slot;            /* its slot directories are s<first_slot + i> */
 	long timeout_ms;
 	const char *scratch_root;  /* the server works (and forks) from here */
+	const char *share;         /* TREBUCHET_SHARE, or NULL (isolation.h) */
 	/* the start of a mapping shared with the executor, indexed by
 	 * first_slot + slot: when the slot's case started (tb_now_us()), 0 when
 	 * free; read only for the progress display.  May be NULL. */
@@ -33,7 +34,16 @@ struct tb_server {
 	int result_fd;   /* read tb_result here */
 };
 
-int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv);
+/* Forks a server, into the namespaces cfg->sandbox.isolation names.  0, or
+ * -1 with the reason in why.  Servers set up their sandboxes at once:
+ * start them all, then wait for each to be ready. */
+int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
+		    char *why, size_t len);
+
+/* Waits until the server's sandbox is up: 0, or -1 with the reason in why
+ * (its sandbox could not be set up, or it died first).  After -1,
+ * tb_server_stop() still reaps it. */
+int tb_server_ready(struct tb_server *srv, char *why, size_t len);
 
 /* Closes the request pipe (the server kills what is in flight and exits)
  * and waits for it.  Returns the server's wait status. */

@@ -6,7 +6,9 @@
  * and only then is the store opened and the case lists allocated.  Exit
  * codes: exitcodes.h.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pwd.h>
 #include <signal.h>
@@ -72,6 +74,7 @@ static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
 		/* the watchdog of a call that computes (see forkserver.c) */
 		.cpu_seconds = cpu,
 		.processes = 4096,
+		.isolation = o->no_sandbox ? TB_ISOLATION_NONE : tb_isolation_best(),
 	};
 }
 
@@ -185,6 +188,8 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		return -1;
 	if (!found) {
 		run_info(o, t, sel, c->nselected, &info);
+		snprintf(info.sandbox, sizeof(info.sandbox), "%s",
+			 tb_isolation_name(c->servers->isolation));
 		if (tb_store_begin_run(c->store, &info, &c->run_id)) {
 			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
 			return -1;
@@ -248,6 +253,7 @@ int main(int argc, char **argv)
 	struct tb_campaign c = { .target = &target, .servers = &servers,
 				 .interrupted = &interrupted };
 	char err[512], scratch[4096];
+	static char share[PATH_MAX];
 	int *sel, rc;
 
 	tb_world_settle(argv);
@@ -276,6 +282,14 @@ int main(int argc, char **argv)
 		return TB_EXIT_INPUT;
 	}
 	cfg.scratch_root = scratch;
+	/* static, as all the executor holds before the servers fork: the heap
+	 * they inherit must not depend on it */
+	if (tb_world_share() && !(cfg.share = realpath(tb_world_share(), share))) {
+		fprintf(stderr, "trebuchet-exec: TREBUCHET_SHARE names %s: %s\n", tb_world_share(),
+			strerror(errno));
+		tb_remove_tree(AT_FDCWD, scratch);
+		return TB_EXIT_INPUT;
+	}
 	/* test processes write temporary files into the scratch directory too */
 	tb_world_enter(scratch);
 	/* give freed heap pages back, so that the test processes find zeros,
@@ -288,6 +302,10 @@ int main(int argc, char **argv)
 		return TB_EXIT_HARNESS;
 	}
 	close(cfg.sandbox.devnull_fd);
+	if (servers.refused[0])
+		fprintf(stderr, "trebuchet-exec: no sandbox: %s; test processes see the "
+			"filesystem, network and IPC as %s does, as before\n", servers.refused,
+			cfg.sandbox.drop_privileges ? "nobody" : "this user");
 	catch_signals();
 
 	if (o.single) {

@@ -16,7 +16,7 @@ static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
 	"       [--progress|--quiet] [--scratch DIR] [--memory-mb N] [--spec NAME]\n"
-	"       | --list-datatypes [--plugin PATH]\n"
+	"       [--no-sandbox] | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
 	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
 
@@ -87,6 +87,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "scratch", required_argument, NULL, 'S' },
 		{ "spec", required_argument, NULL, 'n' },
 		{ "memory-mb", required_argument, NULL, 'm' },
+		{ "no-sandbox", no_argument, NULL, 'N' },
 		{ "case", required_argument, NULL, 'C' },
 		{ "cases", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
@@ -128,6 +129,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'S': o->scratch_parent = optarg; break;
 		case 'n': o->spec = optarg; break;
 		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
+		case 'N': o->no_sandbox = 1; break;
 		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
 		case 'F': o->single = 1; o->cases_file = optarg; break;
 		case 'l': o->list = 1; break;

@@ -4,15 +4,26 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "pool.h"
 
+/* Starts a server and, when wait, waits until it is ready. */
+static int start(const struct tb_server_config *cfg, struct tb_server *srv, int wait,
+		 char *why, size_t len)
+{
+	if (tb_server_start(cfg, srv, why, len) || (wait && tb_server_ready(srv, why, len)))
+		return -1;
+	return 0;
+}
+
 int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool)
 {
 	struct tb_server_config share = *cfg;
+	char why[400];
 	int i;
 
 	if (servers > cfg->jobs)
@@ -29,16 +40,32 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 		return pool->slot_started = NULL, -1;
 	share.slot_started = pool->slot_started;
 	share.first_slot = 0;
+	pool->refused[0] = '\0';
 	for (i = 0; i < servers; i++) {
 		/* the first jobs % servers servers take one slot more */
 		share.jobs = cfg->jobs / servers + (i < cfg->jobs % servers);
 		pool->outstanding[i] = 0;
 		pool->inbox[i].head = pool->inbox[i].len = 0;
-		if (tb_server_start(&share, &pool->servers[i]))
-			return -1;
+		/* the first server finds what the machine allows, the
+		 * others get the same or the run fails; they set up their
+		 * sandboxes side by side, and are waited for together */
+		while (start(&share, &pool->servers[i], i == 0, why, sizeof(why))) {
+			tb_server_stop(&pool->servers[i]);
+			/* refused, a level leaves none: root's test processes
+			 * become nobody, who has no place in a user namespace
+			 * that maps root alone */
+			if (i > 0 || share.sandbox.isolation == TB_ISOLATION_NONE)
+				return -1;
+			snprintf(pool->refused, sizeof(pool->refused), "%s", why);
+			share.sandbox.isolation = TB_ISOLATION_NONE;
+		}
 		pool->n++;
 		share.first_slot += share.jobs;
 	}
+	for (i = 1; i < pool->n; i++)
+		if (tb_server_ready(&pool->servers[i], why, sizeof(why)))
+			return -1;
+	pool->isolation = share.sandbox.isolation;
 	return 0;
 }
 
@@ -172,6 +199,12 @@ void tb_pool_stop(struct tb_server_pool *pool)
 {
 	int i;
 
+	/* every server told first, so that they wind down side by side */
+	for (i = 0; i < pool->n; i++) {
+		if (pool->servers[i].request_fd >= 0)
+			close(pool->servers[i].request_fd);
+		pool->servers[i].request_fd = -1;
+	}
 	for (i = 0; i < pool->n; i++)
 		tb_server_stop(&pool->servers[i]);
 	pool->n = 0;

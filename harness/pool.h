@@ -29,9 +29,13 @@ struct tb_server_pool {
 	struct tb_server servers[TB_MAX_SERVERS];
 	size_t outstanding[TB_MAX_SERVERS];
 	struct tb_inbox inbox[TB_MAX_SERVERS];
+	enum tb_isolation isolation;     /* the sandbox the servers are in */
+	char refused[400];               /* why not a better one, "" when none refused */
 };
 
-/* Starts min(servers, cfg->jobs) servers sharing cfg->jobs slots. */
+/* Starts min(servers, cfg->jobs) servers sharing cfg->jobs slots, in the
+ * sandbox cfg->sandbox.isolation names, or in the next lower one where a
+ * level is refused (pool->isolation says which, pool->refused why). */
 int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool);
 
 /* Sends each request to the server with the fewest outstanding. */

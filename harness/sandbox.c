@@ -43,9 +43,13 @@ int tb_sandbox_inherited(const struct tb_sandbox *sb)
 	if (dup2(sb->devnull_fd, 0) < 0 || dup2(sb->devnull_fd, 1) < 0 ||
 	    dup2(sb->devnull_fd, 2) < 0)
 		return -1;
+	/* the process limit counts per user: nobody's processes, or the
+	 * user's inside its user namespace */
+	if ((sb->drop_privileges || sb->isolation == TB_ISOLATION_USER) &&
+	    limit(RLIMIT_NPROC, sb->processes))
+		return -1;
 	/* the server stays root (uid): only its children become nobody */
-	if (sb->drop_privileges &&
-	    (limit(RLIMIT_NPROC, sb->processes) || setgroups(0, NULL) || setgid(sb->gid)))
+	if (sb->drop_privileges && (setgroups(0, NULL) || setgid(sb->gid)))
 		return -1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "isolation.h"
 #include "record.h"
 #include "target.h"
 
@@ -23,7 +24,10 @@ struct tb_sandbox {
 	rlim_t address_space;   /* bytes */
 	rlim_t file_size;       /* bytes */
 	rlim_t cpu_seconds;     /* CPU time a call may use: its watchdog when it computes */
-	rlim_t processes;       /* only applied when privileges are dropped */
+	rlim_t processes;       /* only applied when privileges are dropped or
+				 * in a user namespace: else it would count
+				 * the user's own processes too */
+	enum tb_isolation isolation;  /* the namespaces (isolation.h) */
 };
 
 /* The part of the sandbox every test process shares, applied once to the

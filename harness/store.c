@@ -157,8 +157,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
-			       " dictionary_digest, spec_digest, shard, shards, spec, started)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),"
+			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, started)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),?,"
 			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
@@ -178,6 +178,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	sqlite3_bind_int(s, 14, info->shard);
 	sqlite3_bind_int(s, 15, info->shards);
 	sqlite3_bind_text(s, 16, info->spec, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 17, info->sandbox, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)

@@ -30,6 +30,7 @@ struct tb_run_info {
 	char dictionary_digest[32];
 	char spec_digest[80];
 	int shard, shards;     /* shard K of N; 1 of 1 is the whole campaign */
+	char sandbox[16];      /* tb_isolation_name() of the servers' sandbox */
 };
 
 /* Opens (creating if new) the store at path.  On error returns NULL and

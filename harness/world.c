@@ -32,7 +32,8 @@
  *                                      user points the loader at the library
  *                                      under test
  * The caller's TMPDIR is kept, under another name, only to choose where the
- * scratch directory goes.
+ * scratch directory goes, and TREBUCHET_SHARE only to name the directory
+ * the sandbox shares with test processes (isolation.h).
  *
  * What is inherited across fork rather than exec (signal dispositions, the
  * umask, the descriptor limit) is normalised once in each fork server by
@@ -52,6 +53,7 @@
 #define SETTLED_ENV "TREBUCHET_EXEC_SETTLED"
 #define PAD_ENV "TREBUCHET_EXEC_PAD"
 #define SCRATCH_ENV "TREBUCHET_EXEC_SCRATCH_PARENT"
+#define SHARE_ENV "TREBUCHET_EXEC_SHARE"
 #define STACK_LIMIT ((rlim_t)8 << 20)
 /* argv + environment after padding: this many strings, this many bytes
  * (the executor's path included).  Larger command lines run unpadded. */
@@ -71,7 +73,7 @@ static char *const fixed_env[] = {
 
 /* The settled executor's world: static, so that nothing here reaches the
  * heap that test processes inherit. */
-static char scratch_parent[PATH_ENTRY];
+static char scratch_parent[PATH_ENTRY], share[PATH_ENTRY];
 static char libpath_entry[8192], tmpdir_entry[PATH_ENTRY], home_entry[PATH_ENTRY];
 static char *world_env[NFIXED + 4];
 
@@ -125,13 +127,16 @@ static void pad_env(char **argv, const char *self, char **env, size_t n)
 /* The environment handed to the re-executed executor. */
 static void build_env(char **argv, const char *self, char **env)
 {
-	static char parent[PATH_ENTRY + 64], libpath[sizeof(libpath_entry)];
+	static char parent[PATH_ENTRY + 64], shared[PATH_ENTRY + 64];
+	static char libpath[sizeof(libpath_entry)];
 	size_t n = 0, i;
 
 	for (i = 0; i < NFIXED; i++)
 		env[n++] = fixed_env[i];
 	env[n++] = SETTLED_ENV "=1";
 	if ((env[n] = carried("TMPDIR", SCRATCH_ENV, parent, sizeof(parent))))
+		n++;
+	if ((env[n] = carried("TREBUCHET_SHARE", SHARE_ENV, shared, sizeof(shared))))
 		n++;
 	if ((env[n] = carried("LD_LIBRARY_PATH", "LD_LIBRARY_PATH", libpath, sizeof(libpath))))
 		n++;
@@ -161,10 +166,11 @@ static void settle_process(void)
  * environment (a static array: setenv() would allocate by its size). */
 static void take_world(void)
 {
-	const char *parent = getenv(SCRATCH_ENV);
+	const char *parent = getenv(SCRATCH_ENV), *shared = getenv(SHARE_ENV);
 	size_t n = 0, i;
 
 	snprintf(scratch_parent, sizeof(scratch_parent), "%s", parent ? parent : "/tmp");
+	snprintf(share, sizeof(share), "%s", shared ? shared : "");
 	for (i = 0; i < NFIXED; i++)
 		world_env[n++] = fixed_env[i];
 	if (carried("LD_LIBRARY_PATH", "LD_LIBRARY_PATH", libpath_entry, sizeof(libpath_entry)))
@@ -194,11 +200,18 @@ void tb_world_settle(char **argv)
 	/* could not re-execute: carry on unsettled, in the caller's environment */
 	snprintf(scratch_parent, sizeof(scratch_parent), "%s",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(share, sizeof(share), "%s",
+		 getenv("TREBUCHET_SHARE") ? getenv("TREBUCHET_SHARE") : "");
 }
 
 const char *tb_world_scratch_parent(void)
 {
 	return scratch_parent;
+}
+
+const char *tb_world_share(void)
+{
+	return share[0] ? share : NULL;
 }
 
 void tb_world_enter(const char *scratch)

@@ -15,6 +15,10 @@ void tb_world_settle(char **argv);
  * else /tmp. */
 const char *tb_world_scratch_parent(void);
 
+/* The directory the caller's TREBUCHET_SHARE names, NULL when unset: the
+ * one place outside the run a test process may write (isolation.h). */
+const char *tb_world_share(void);
+
 /* Points TMPDIR and HOME of every later test process at scratch (allocates
  * nothing). */
 void tb_world_enter(const char *scratch);

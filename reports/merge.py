@@ -30,6 +30,8 @@ from . import store
 # campaign draws and deals, and what each outcome means.
 SAME = ("target", "extends", "target_version", "harness_version", "spec_digest", "dictionary",
         "dictionary_digest", "seed", "cap", "timeout_ms", "functions", "shards")
+# Sandbox levels, weakest first: a merged run has its weakest shard's.
+SANDBOXES = ("none", "user", "full")
 # What a function row must share across shards (cases_run is summed).
 SAME_FUNCTION = ("signature", "datatypes", "cases_total", "cases_drawn")
 
@@ -139,7 +141,7 @@ def _check_counts(shards):
 def merged_run(shards):
     """The merged run's row: the shards' parameters, shard 1 of 1, from the
     first start to the last finish, every host (in shard order), the most
-    jobs any shard had."""
+    jobs any shard had, the weakest sandbox any shard had."""
     shards = sorted(shards, key=lambda s: s.k)
     run = dict(shards[0].run)
     del run["id"]
@@ -147,7 +149,8 @@ def merged_run(shards):
     run.update(shard=1, shards=1, host=", ".join(hosts),
                started=min(s.run["started"] for s in shards),
                finished=max(s.run["finished"] for s in shards),
-               jobs=max(s.run["jobs"] for s in shards))
+               jobs=max(s.run["jobs"] for s in shards),
+               sandbox=min((s.run["sandbox"] for s in shards), key=SANDBOXES.index))
     return run
 
 

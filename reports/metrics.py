@@ -103,6 +103,7 @@ class RunInfo:
     spec_digest: str
     shard: int        # the run holds shard K of N of its campaign's cases
     shards: int       # (run --shard K/N); 1 of 1: all of them
+    sandbox: str      # the namespaces around its test processes: full, user, none
     spec: Optional[str] = None  # the spec's path as the run was given it, or None
 
     @property

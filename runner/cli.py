@@ -31,7 +31,7 @@ def cmd_run(args):
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
-        memory_mb=args.memory_mb, shard=args.shard,
+        memory_mb=args.memory_mb, shard=args.shard, sandbox=not args.no_sandbox,
         spec=args.target if specs.names_a_file(args.target) else None)
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
@@ -298,6 +298,8 @@ def _parser():
                      help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
     run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
+    run.add_argument("--no-sandbox", action="store_true",
+                     help="no namespaces around test processes (to compare; the run records it)")
     shown = run.add_mutually_exclusive_group()
     shown.add_argument("--quiet", action="store_true", help="no progress display and no summary")
     shown.add_argument("--progress", action="store_true",

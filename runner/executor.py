@@ -17,7 +17,7 @@ def _exec_path():
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
                  resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
-                 spec=None):
+                 spec=None, sandbox=True):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     spec: the spec's path as the user gave it, stored with the run so that
     the repro commands a report prints name the target as the run did.
@@ -32,6 +32,8 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
             argv += [flag, str(value)]
     if resume:
         argv.append("--resume")
+    if not sandbox:
+        argv.append("--no-sandbox")
     if progress is not None:
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()

@@ -17,7 +17,7 @@ def line(db, target, seconds=None):
     text = (f"{target}: {s.cases} cases in {functions}, PASS {s.total('passed')}, "
             f"ABORT {s.total('aborts')}, RESTART {s.total('restarts')}, "
             f"SETUP {s.total('setups')}; normalized ABORT rate {s.abort_rate:.2f}%; "
-            f"{took}run {run} in {db}")
+            f"{took}sandbox {s.info.sandbox}; run {run} in {db}")
     if s.info.partial:
         text += (f"; shard {s.info.shard} of {s.info.shards} only: `trebuchet merge"
                  f" SHARD.db ... --out DB` joins the {s.info.shards} shards' stores into one run")

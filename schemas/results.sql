@@ -28,8 +28,13 @@ CREATE TABLE IF NOT EXISTS runs (
     spec_digest     TEXT    NOT NULL,   -- of the spec's functions: names, C types, datatypes, error conventions
     shard           INTEGER NOT NULL DEFAULT 1,  -- this run holds shard K of N ...
     shards          INTEGER NOT NULL DEFAULT 1,  -- ... of the campaign's cases; 1 of 1: all of them
-    spec            TEXT                -- the spec's path as `trebuchet run --target` was given it
+    spec            TEXT,               -- the spec's path as `trebuchet run --target` was given it
                                         -- (from the directory it ran in); NULL: a target named under targets/
+    -- the namespaces around the test processes (harness/isolation.c):
+    -- 'full' (root: read-only filesystem but scratch, private /tmp, no
+    -- network, private IPC and PIDs; tests as nobody), 'user' (the same in
+    -- an unprivileged user namespace), 'none' (refused, or --no-sandbox)
+    sandbox         TEXT    NOT NULL DEFAULT 'none'
 );
 
 -- One function of one run: its signature and its case counts.

@@ -173,14 +173,16 @@ def test_a_shard_is_not_gated_before_it_is_merged(demolib_v1, tmp_path):
 
 def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, tmp_path):
     _, scratch_parent = sandbox_dirs
-    env = {"TMPDIR": str(scratch_parent)}
+    share = tmp_path / "share"
+    share.mkdir()
+    env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
     db, baseline = tmp_path / "s.db", tmp_path / "selftest.baseline"
     run = ("run", "--target", "selftest", "--functions", "st_flaky,st_return", "--cap", "20",
            "--db", db, "--quiet")
     trebuchet(*run, env=env)
     trebuchet("baseline", "--db", db, "--target", "selftest", "--out", baseline)
     # from now on st_flaky fails on every other call, starting with the run's
-    toggle = scratch_parent / "st_flaky.toggle"
+    toggle = share / "st_flaky.toggle"
     toggle.write_text("1")
     toggle.chmod(0o666)
     trebuchet(*run, env=env)

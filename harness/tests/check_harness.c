@@ -410,7 +410,7 @@ START_TEST(server_classifies_real_processes)
 			     .address_space = 1ull << 30, .file_size = 1 << 20,
 			     .cpu_seconds = 1, .processes = 4096 },
 	};
-	char root[] = "/tmp/check-server-XXXXXX";
+	char root[] = "/tmp/check-server-XXXXXX", why[400];
 	struct tb_server srv;
 	struct tb_result res;
 	int i;
@@ -426,7 +426,8 @@ START_TEST(server_classifies_real_processes)
 	if (cfg.sandbox.drop_privileges)
 		ck_assert_int_eq(chown(root, 65534, 65534), 0);
 	cfg.scratch_root = root;
-	ck_assert_int_eq(tb_server_start(&cfg, &srv), 0);
+	ck_assert_int_eq(tb_server_start(&cfg, &srv, why, sizeof(why)), 0);
+	ck_assert_int_eq(tb_server_ready(&srv, why, sizeof(why)), 0);
 
 	res = run_one(&srv, 0, 3);  /* int:INT_MAX */
 	ck_assert_int_eq(res.outcome, TB_PASS);

@@ -144,9 +144,10 @@ int st_kill_parent(int code)
 	return kill(getppid(), SIGKILL);
 }
 
-/* The toggle lives in the directory the run's scratch directory was made
- * in (the caller's TMPDIR): the test process works in scratch/sN. */
-#define FLAKY_TOGGLE "../../st_flaky.toggle"
+/* The toggle lives in the directory the caller shares with test processes
+ * (TREBUCHET_SHARE), which the sandbox shows as scratch/share: the test
+ * process works in scratch/sN. */
+#define FLAKY_TOGGLE "../share/st_flaky.toggle"
 
 int st_flaky(void)
 {
