@@ -4,12 +4,7 @@
 #include "datatype.h"
 
 static const struct tb_value mode_values[] = {
-	{ .name = "R", .constant.ptr = (void *)"r" },
-	{ .name = "W", .constant.ptr = (void *)"w" },
-	{ .name = "A", .constant.ptr = (void *)"a" },
-	{ .name = "R_PLUS", .constant.ptr = (void *)"r+" },
-	{ .name = "W_PLUS", .constant.ptr = (void *)"w+" },
-	{ .name = "A_PLUS", .constant.ptr = (void *)"a+" },
+	TB_FOPEN_MODES,
 	{ .name = "EMPTY", .constant.ptr = (void *)"" },
 	{ .name = "GARBAGE", .constant.ptr = (void *)"q!z", .desc = "no valid mode letter" },
 	{ 0 },

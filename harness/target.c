@@ -14,9 +14,10 @@
 static struct tb_value_list type_lists[MAX_TYPES];
 static int ntypes;
 
-static const struct tb_value_list *resolve(const struct tb_plugin *p, const char *name)
+static const struct tb_value_list *resolve(const struct tb_target *t, const char *name)
 {
-	const struct tb_datatype *type = tb_datatype_find(name, p->datatypes);
+	const struct tb_datatype *type = tb_dictionary_find(t->dictionary, name,
+							    t->plugin->datatypes);
 	int i;
 
 	if (!type)
@@ -29,7 +30,7 @@ static const struct tb_value_list *resolve(const struct tb_plugin *p, const char
 	return &type_lists[ntypes++];
 }
 
-static int plan_function(const struct tb_plugin *p, const struct tb_function *fn,
+static int plan_function(const struct tb_target *t, const struct tb_function *fn,
 			 struct tb_planned_function *pf, char *err, size_t errlen)
 {
 	int i;
@@ -41,10 +42,15 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 				 fn->name, TB_MAX_PARAMS);
 			return -1;
 		}
-		pf->lists[i] = resolve(p, fn->params[i]);
+		pf->lists[i] = resolve(t, fn->params[i]);
 		if (!pf->lists[i]) {
-			snprintf(err, errlen, "function %s: unknown datatype '%s'",
-				 fn->name, fn->params[i]);
+			if (tb_dictionary_name(t->dictionary, fn->params[i]))
+				snprintf(err, errlen, "function %s: unknown datatype '%s'",
+					 fn->name, fn->params[i]);
+			else
+				snprintf(err, errlen, "function %s: datatype '%s' has no counterpart"
+					 " in the %s dictionary", fn->name, fn->params[i],
+					 t->dictionary);
 			return -1;
 		}
 		pf->counts[i] = pf->lists[i]->count;
@@ -57,7 +63,8 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 	return 0;
 }
 
-int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen)
+int tb_target_load(const char *path, const char *dictionary, struct tb_target *t,
+		   char *err, size_t errlen)
 {
 	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	const struct tb_function *fn;
@@ -67,6 +74,7 @@ int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errl
 		snprintf(err, errlen, "%s", dlerror());
 		return -1;
 	}
+	t->dictionary = dictionary;
 	t->plugin = dlsym(handle, "tb_plugin");
 	if (!t->plugin || t->plugin->abi != TB_PLUGIN_ABI) {
 		snprintf(err, errlen, "%s: not a trebuchet plugin of ABI %d", path, TB_PLUGIN_ABI);
@@ -80,7 +88,7 @@ int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errl
 		return -1;
 	}
 	for (t->nfunctions = 0; t->nfunctions < n; t->nfunctions++)
-		if (plan_function(t->plugin, &t->plugin->functions[t->nfunctions],
+		if (plan_function(t, &t->plugin->functions[t->nfunctions],
 				  &t->functions[t->nfunctions], err, errlen))
 			return -1;
 	return 0;

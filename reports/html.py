@@ -84,7 +84,8 @@ def write_index(out, report, figures, version):
     html = _env().get_template("index.html.j2").render(
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
-        runs=runs, bench=report.bench)
+        runs=runs, bench=report.bench, dictionaries=report.dictionaries,
+        dictionaries_differ=report.dictionaries_differ)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():
         # the project's own text, rendered as the report's other pages are

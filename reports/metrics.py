@@ -348,6 +348,16 @@ def latest_runs(conn):
     return {target: run for target, run in rows}
 
 
+def report_runs(conn):
+    """{target: run id} the report's body shows: the newest finished run of
+    each target in our dictionary, or the newest in another for a target run
+    only there (the dictionaries module sets them side by side)."""
+    rows = conn.execute("SELECT target, coalesce(max(CASE WHEN dictionary = 'ours' THEN id END),"
+                        " max(id)) FROM runs WHERE finished IS NOT NULL"
+                        " GROUP BY target ORDER BY target")
+    return {target: run for target, run in rows}
+
+
 def _new_params(f, datatypes):
     """f's parameters, named from its signature, with empty value counts."""
     names = parameter_names(f.signature)
@@ -506,6 +516,8 @@ class Report:
     hardening: list                # [PairSet] a target vs the build that extends it
     study: dict = field(default_factory=lambda: dict(STUDY))
     bench: list = field(default_factory=list)  # [BenchRun] the newest of each store
+    # [dictionaries.DictionaryColumn]: sfio and stdio under each dictionary
+    dictionaries: list = field(default_factory=list)
     study_figures: list = field(init=False)  # [StudyFigure]
 
     def __post_init__(self):
@@ -522,6 +534,12 @@ class Report:
     def target(self, name):
         return next((t for t in self.targets if t.target == name), None)
 
+    @property
+    def dictionaries_differ(self):
+        """Whether a study target was run under a dictionary not ours: the
+        side-by-side table then says something the body does not."""
+        return any(d.dictionary != "ours" for d in self.dictionaries)
+
     def as_dict(self):
         return dict(
             study=self.study,
@@ -533,7 +551,8 @@ class Report:
                         for t in self.targets for f in t.functions for p in f.params],
             pairs=[p.as_dict() for p in self.pairs],
             hardened=[p.as_dict() for p in self.hardened],
-            bench=[b.as_dict() for b in self.bench])
+            bench=[b.as_dict() for b in self.bench],
+            dictionaries=[d.as_dict() for d in self.dictionaries])
 
 
 def _pairings(targets, equivalents_of):
@@ -559,10 +578,11 @@ def _pairings(targets, equivalents_of):
 def build_report(sources, equivalents_of):
     """sources: [(conn, db path)]; equivalents_of(target) -> {function: stdio
     equivalent}.  The newest finished run of each target found in any store
-    is used; a target in several stores is taken from the last."""
+    is used (in our dictionary, when it has one: report_runs); a target in
+    several stores is taken from the last."""
     chosen = {}
     for conn, db in sources:
-        for target, run in latest_runs(conn).items():
+        for target, run in report_runs(conn).items():
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
     found_pairs, hardened = _pairings(targets, equivalents_of)

@@ -8,7 +8,7 @@ from pathlib import Path
 from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
-from . import figures, html, metrics, store
+from . import dictionaries, figures, html, metrics, store
 
 VERSION = "0.1.0"
 
@@ -25,7 +25,9 @@ def equivalents_of(target):
 
 def build(dbs):
     conns = {str(db): store.connect(db) for db in dbs}
-    report = metrics.build_report([(c, db) for db, c in conns.items()], equivalents_of)
+    sources = [(c, db) for db, c in conns.items()]
+    report = metrics.build_report(sources, equivalents_of)
+    report.dictionaries = dictionaries.side_by_side(sources, equivalents_of)
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns

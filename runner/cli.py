@@ -13,6 +13,8 @@ from . import bench_io, bench_text, build, emit_c, executor, repro, spec as spec
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
+DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
+
 
 def cmd_run(args):
     spec = specs.load(specs.find_spec(args.target))
@@ -28,7 +30,7 @@ def cmd_run(args):
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
-        memory_mb=args.memory_mb, shard=args.shard)
+        memory_mb=args.memory_mb, shard=args.shard, dictionary=args.dictionary)
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
     elif rc in (Exit.INTERRUPTED, Exit.HARNESS):
@@ -44,13 +46,17 @@ def cmd_repro(args):
         raise TrebuchetError(f"target {spec.target} has no function '{args.function}'", spec.path)
     if (args.case is None) == (args.values is None):
         raise TrebuchetError("give exactly one of --case and --values")
+    ballista = args.dictionary not in (None, "ours")
+    if ballista and (args.values is not None or args.emit_c):
+        raise TrebuchetError("--values and --emit-c know our dictionary only; "
+                             "under Ballista's give --case alone")
     if args.emit_c:
         emit_c.check_destination(args.emit_c)
     index = args.case
     if args.values is not None:
         values = args.values.replace(",", " ").split()
         index = repro.case_index(spec, function, values, repro.datatypes_of(spec))
-    result = repro.run_case(spec, function, index, args.timeout)
+    result = repro.run_case(spec, function, index, args.timeout, args.dictionary)
     print(json.dumps(result) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
@@ -84,10 +90,15 @@ def cmd_list(args):
         plugin = None
         if args.target:
             plugin = build.build_plugin(specs.load(specs.find_spec(args.target)), quiet=True)
-        for d in executor.list_datatypes(plugin):
+        for d in executor.list_datatypes(plugin, args.dictionary):
             parent = f" (inherits {d['parent']})" if d["parent"] else ""
-            print(f"{d['name']}: {d['ctype']}{parent}")
-            print("    " + " ".join(v["name"] for v in d["values"]))
+            dials = " x ".join(f"{x['name']} ({' '.join(x['choices'])})" for x in d["dials"])
+            dials = f"; dials {dials} = {d['product']}" if dials else ""
+            print(f"{d['name']}: {d['ctype']}{parent}, {len(d['values'])} values{dials}")
+            # a dial product's values (dotted names) are counted, not listed
+            named = [v["name"] for v in d["values"] if "." not in v["name"]]
+            dialed = len(d["values"]) - len(named)
+            print("    " + " ".join(named) + (f" + {dialed} dial values" if dialed else ""))
     return Exit.OK
 
 
@@ -285,6 +296,9 @@ def _parser():
     run.add_argument("--resume", action="store_true",
                      help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
+    run.add_argument("--dictionary", choices=DICTIONARIES,
+                     help="the values to draw from: ours (default, stricter) or ballista"
+                     " (Ballista's templates, to compare with published Ballista figures)")
     run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
     shown = run.add_mutually_exclusive_group()
     shown.add_argument("--quiet", action="store_true", help="no progress display and no summary")
@@ -300,6 +314,7 @@ def _parser():
     rp.add_argument("--values", help="the case's values, e.g. buffer:VALID,size:ONE,size:ONE,FILE:NULL")
     rp.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True))
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
+    rp.add_argument("--dictionary", choices=DICTIONARIES, help="the run's dictionary (default ours)")
     rp.add_argument("--emit-c", metavar="DIR",
                     help="also write the case into DIR (new or empty) as a C program that builds"
                     " with the target's library alone: `make -C DIR` builds it, `make -C DIR"
@@ -315,6 +330,7 @@ def _parser():
     ls = sub.add_parser("list", help="list targets, functions or datatypes")
     ls.add_argument("what", choices=["targets", "functions", "datatypes"])
     ls.add_argument("--target")
+    ls.add_argument("--dictionary", choices=DICTIONARIES, help="whose datatypes (default ours)")
     ls.set_defaults(func=cmd_list)
 
     rep = sub.add_parser("report", help="write the HTML report, summary.json, CSV and figures")

@@ -27,10 +27,11 @@ def case_index(spec, function, values, datatypes):
     return index
 
 
-def run_case(spec, function, index, timeout=None):
+def run_case(spec, function, index, timeout=None, dictionary=None):
     """Runs one case; returns its result as a dict."""
     plugin = build.build_plugin(spec, quiet=True)
     args = ["--plugin", plugin, "--functions", function.name, "--case", index]
+    args += executor._dictionary(dictionary)
     if timeout is not None:
         args += ["--timeout", timeout]
     return executor.query(args, spec.path)
@@ -59,5 +60,5 @@ def outcome_text(result):
     return f"{outcome}, {detail}"
 
 
-def datatypes_of(spec):
-    return executor.list_datatypes(build.build_plugin(spec, quiet=True))
+def datatypes_of(spec, dictionary=None):
+    return executor.list_datatypes(build.build_plugin(spec, quiet=True), dictionary)
