@@ -83,9 +83,11 @@ class DictionaryColumn:
                     pair_factors=self.factors)
 
 
-def side_by_side(sources, equivalents_of):
+def side_by_side(sources, equivalents_of, summarized=()):
     """[DictionaryColumn], one per dictionary holding a run of sfio or stdio;
-    sources: [(conn, db path)], a later store winning as in the report."""
+    sources: [(conn, db path)], a later store winning as in the report;
+    summarized: TargetSummaries already made (the report's body), reused."""
+    done = {(s.db, s.run): s for s in summarized}
     chosen = {}
     for conn, db in sources:
         for (target, dictionary), run in newest_by_dictionary(conn).items():
@@ -94,8 +96,8 @@ def side_by_side(sources, equivalents_of):
     columns = []
     for dictionary in sorted({d for _, d in chosen}, key=lambda d: (d not in ORDER, ORDER.index(d)
                                                                     if d in ORDER else 0, d)):
-        sides = {t: metrics.summarize(c, t, run, db) for (t, d), (c, db, run) in chosen.items()
-                 if d == dictionary}
+        sides = {t: done.get((str(db), run)) or metrics.summarize(c, t, run, db)
+                 for (t, d), (c, db, run) in chosen.items() if d == dictionary}
         sfio, stdio = sides.get("sfio"), sides.get("stdio")
         pairs = metrics.pairs(sfio, stdio, equivalents_of("sfio")) if sfio and stdio else []
         columns.append(DictionaryColumn(dictionary, sfio, stdio, pairs))

@@ -358,6 +358,10 @@ def report_runs(conn):
     return {target: run for target, run in rows}
 
 
+def _dictionary_of(conn, run):
+    return conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run,)).fetchone()[0]
+
+
 def _new_params(f, datatypes):
     """f's parameters, named from its signature, with empty value counts."""
     names = parameter_names(f.signature)
@@ -579,10 +583,14 @@ def build_report(sources, equivalents_of):
     """sources: [(conn, db path)]; equivalents_of(target) -> {function: stdio
     equivalent}.  The newest finished run of each target found in any store
     is used (in our dictionary, when it has one: report_runs); a target in
-    several stores is taken from the last."""
+    several stores is taken from the last, but a run in ours is never
+    replaced by one in another dictionary."""
     chosen = {}
     for conn, db in sources:
         for target, run in report_runs(conn).items():
+            held = chosen.get(target)
+            if held and held.info.dictionary == "ours" and _dictionary_of(conn, run) != "ours":
+                continue
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
     found_pairs, hardened = _pairings(targets, equivalents_of)

@@ -27,7 +27,7 @@ def build(dbs):
     conns = {str(db): store.connect(db) for db in dbs}
     sources = [(c, db) for db, c in conns.items()]
     report = metrics.build_report(sources, equivalents_of)
-    report.dictionaries = dictionaries.side_by_side(sources, equivalents_of)
+    report.dictionaries = dictionaries.side_by_side(sources, equivalents_of, report.targets)
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
