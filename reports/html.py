@@ -84,7 +84,7 @@ def write_index(out, report, figures, version):
     html = _env().get_template("index.html.j2").render(
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
-        runs=runs, bench=report.bench, dictionaries=report.dictionaries,
+        runs=runs, bench=report.bench, dictionaries=report.dictionaries, silent=report.silent,
         dictionaries_differ=report.dictionaries_differ)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():
@@ -93,6 +93,15 @@ def write_index(out, report, figures, version):
         (out / "sfio-dictionary.html").write_text(_env().get_template("document.html.j2").render(
             title="Why our SFIO rate is several times the study's", body=Markup(body),
             version=version, runs=runs))
+
+
+def write_silent_pages(out, report, version):
+    """One page per target and dictionary: each function's Silent rate and
+    the cases behind it, each with the command that runs it again."""
+    template = _env().get_template("silent.html.j2")
+    for s in report.silent:
+        runs = [RunRow(info, db) for info, db in s.runs]
+        (out / s.page).write_text(template.render(s=s, version=version, runs=runs))
 
 
 def write_function_pages(out, report, conns, version):

@@ -522,6 +522,7 @@ class Report:
     bench: list = field(default_factory=list)  # [BenchRun] the newest of each store
     # [dictionaries.DictionaryColumn]: sfio and stdio under each dictionary
     dictionaries: list = field(default_factory=list)
+    silent: list = field(default_factory=list)  # [silent.SilentTarget]
     study_figures: list = field(init=False)  # [StudyFigure]
 
     def __post_init__(self):
@@ -556,7 +557,8 @@ class Report:
             pairs=[p.as_dict() for p in self.pairs],
             hardened=[p.as_dict() for p in self.hardened],
             bench=[b.as_dict() for b in self.bench],
-            dictionaries=[d.as_dict() for d in self.dictionaries])
+            dictionaries=[d.as_dict() for d in self.dictionaries],
+            silent=[s.as_dict() for s in self.silent])
 
 
 def _pairings(targets, equivalents_of):
