@@ -84,7 +84,7 @@ def write_index(out, report, figures, version):
     html = _env().get_template("index.html.j2").render(
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
-        runs=runs, bench=report.bench, dictionaries=report.dictionaries, silent=report.silent,
+        runs=runs, bench=report.bench, dictionaries=report.dictionaries, crash_scale=report.crash_scale,
         dictionaries_differ=report.dictionaries_differ)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():
@@ -95,11 +95,12 @@ def write_index(out, report, figures, version):
             version=version, runs=runs))
 
 
-def write_silent_pages(out, report, version):
-    """One page per target and dictionary: each function's Silent rate and
-    the cases behind it, each with the command that runs it again."""
-    template = _env().get_template("silent.html.j2")
-    for s in report.silent:
+def write_crash_scale_pages(out, report, version):
+    """One page per target and dictionary for Silent and for Hindering: each
+    function's rate and the cases behind it, each with the command that
+    runs it again."""
+    template = _env().get_template("crash_scale.html.j2")
+    for s in report.crash_scale:
         runs = [RunRow(info, db) for info, db in s.runs]
         (out / s.page).write_text(template.render(s=s, version=version, runs=runs))
 

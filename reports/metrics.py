@@ -522,7 +522,8 @@ class Report:
     bench: list = field(default_factory=list)  # [BenchRun] the newest of each store
     # [dictionaries.DictionaryColumn]: sfio and stdio under each dictionary
     dictionaries: list = field(default_factory=list)
-    silent: list = field(default_factory=list)  # [silent.SilentTarget]
+    silent: list = field(default_factory=list)     # [crash_scale.ScaleTarget]
+    hindering: list = field(default_factory=list)  # [crash_scale.ScaleTarget]
     study_figures: list = field(init=False)  # [StudyFigure]
 
     def __post_init__(self):
@@ -538,6 +539,11 @@ class Report:
 
     def target(self, name):
         return next((t for t in self.targets if t.target == name), None)
+
+    @property
+    def crash_scale(self):
+        """Silent, then Hindering, each target under each dictionary."""
+        return self.silent + self.hindering
 
     @property
     def dictionaries_differ(self):
@@ -558,7 +564,8 @@ class Report:
             hardened=[p.as_dict() for p in self.hardened],
             bench=[b.as_dict() for b in self.bench],
             dictionaries=[d.as_dict() for d in self.dictionaries],
-            silent=[s.as_dict() for s in self.silent])
+            silent=[s.as_dict() for s in self.silent],
+            hindering=[s.as_dict() for s in self.hindering])
 
 
 def _pairings(targets, equivalents_of):

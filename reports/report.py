@@ -8,7 +8,7 @@ from pathlib import Path
 from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
-from . import dictionaries, figures, html, metrics, silent, store
+from . import dictionaries, figures, hindering, html, metrics, silent, store
 
 VERSION = "0.1.0"
 
@@ -30,6 +30,7 @@ def build(dbs):
     report.dictionaries = dictionaries.side_by_side(sources, equivalents_of, report.targets)
     report.silent = silent.silent_targets(sources, equivalents_of,
                                           dictionaries.newest_by_dictionary)
+    report.hindering = hindering.hindering_targets(sources, dictionaries.newest_by_dictionary)
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
@@ -57,5 +58,5 @@ def write(dbs, out):
     _write_csv(out / "hardened.csv", metrics.PAIR_CSV_FIELDS, summary["hardened"])
     html.write_index(out, report, drawn, VERSION)
     html.write_function_pages(out, report, conns, VERSION)
-    html.write_silent_pages(out, report, VERSION)
+    html.write_crash_scale_pages(out, report, VERSION)
     return out / "index.html"

@@ -7,61 +7,12 @@ pair through the spec's `equivalent:`, their parameters aligned by datatype
 (Sfio_t with FILE, Void_t with buffer, others by name) and their values
 matched by name, so only the values both datatypes name alike vote
 (READ, CLOSED, NULL, ...; under Ballista's dictionary every stream state).
-A function's Silent rate is its Silent cases over the cases some voter ran
-too (neither side SETUP); a target's normalized rate is the mean over its
-functions that had voters."""
-from dataclasses import dataclass, field
-
-from . import metrics
+A function is judged on the cases some voter ran too (neither side SETUP)."""
+from . import crash_scale, metrics
 
 # An sfio datatype and its stdio counterpart.
 TWINS = {"Sfio_t": "FILE", "Void_t": "buffer"}
 VOTERS = ("sfio", "robust_sfio", "stdio")
-CASES_LISTED = 200  # silent cases a function keeps for its page
-
-
-@dataclass
-class SilentFunction:
-    target: str
-    name: str
-    compared: int = 0
-    silent: int = 0
-    cases: list = field(default_factory=list)  # [(case index, values, voter, its function)]
-
-    @property
-    def rate(self):
-        return metrics._rate(self.silent, self.compared)
-
-    def as_dict(self):
-        return dict(target=self.target, function=self.name, compared=self.compared,
-                    silent=self.silent, silent_rate=self.rate)
-
-
-@dataclass
-class SilentTarget:
-    target: str
-    dictionary: str
-    run: int
-    voters: list       # [(target, run)] that voted
-    functions: list    # [SilentFunction], those with voters
-    runs: list = field(default_factory=list)  # [(metrics.RunInfo, db)]: its run, its voters'
-
-    @property
-    def rate(self):
-        return metrics._mean([f.rate for f in self.functions])
-
-    @property
-    def function_count(self):
-        return len(self.functions)
-
-    @property
-    def page(self):
-        return f"{self.target}-silent-{self.dictionary}.html"
-
-    def as_dict(self):
-        return dict(target=self.target, dictionary=self.dictionary, run=self.run,
-                    voters=[t for t, _ in self.voters], normalized_silent_rate=self.rate,
-                    functions=[f.as_dict() for f in self.functions])
 
 
 def _rows(conn, run, function):
@@ -97,27 +48,24 @@ def _names(values):
     return tuple(v.split(":", 1)[1] for v in values)
 
 
-def _vote(f, mine, theirs, align, voter, voter_fn, counted):
-    """Adds the cases of mine that the voter ran to f: compared once each,
+def _vote(f, mine, theirs, align, voter, counted):
+    """Adds the cases of mine that the voter ran to f: judged once each,
     Silent when I returned quietly where the voter reported an error."""
     by_key = {}
     for values, outcome, error in theirs.values():
         if outcome != "SETUP":
-            key = _names([values[j] for j in align])
-            by_key.setdefault(key, []).append((outcome, error))
+            by_key.setdefault(_names([values[j] for j in align]), []).append((outcome, error))
     for index, (values, outcome, error) in sorted(mine.items()):
         votes = by_key.get(_names(values))
         if outcome == "SETUP" or not votes:
             continue
         if index not in counted:
             counted[index] = False
-            f.compared += 1
+            f.judged += 1
         quiet = outcome == "PASS" and not error
         if quiet and not counted[index] and any(o == "PASS" and e for o, e in votes):
             counted[index] = True
-            f.silent += 1
-            if len(f.cases) < CASES_LISTED:
-                f.cases.append((index, values, voter, voter_fn))
+            f.add(index, values, f"{voter} reported an error")
 
 
 def _counterparts(target, name, equivalents_of):
@@ -135,21 +83,15 @@ def _counterparts(target, name, equivalents_of):
 
 
 def silent_targets(sources, equivalents_of, newest_by_dictionary):
-    """[SilentTarget], one per (dictionary, target) among the voters' newest
+    """[ScaleTarget], one per (dictionary, target) among the voters' newest
     finished runs."""
-    chosen = {}
-    for conn, db in sources:
-        for (target, dictionary), run in newest_by_dictionary(conn).items():
-            if target in VOTERS:
-                chosen[target, dictionary] = (conn, run, db)
+    chosen = crash_scale.newest_runs(sources, VOTERS, newest_by_dictionary)
     out = []
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
-        names = [n for (n,) in conn.execute("SELECT name FROM functions WHERE run_id = ?"
-                                            " ORDER BY name", (run,))]
         functions, voters = [], set()
-        for name in names:
-            f, counted, mine = SilentFunction(target, name), {}, None
+        for name in crash_scale.function_names(conn, run):
+            f, counted, mine = crash_scale.ScaleFunction(target, name), {}, None
             for voter, voter_fn in _counterparts(target, name, equivalents_of):
                 if (voter, dictionary) not in chosen:
                     continue
@@ -158,14 +100,16 @@ def silent_targets(sources, equivalents_of, newest_by_dictionary):
                 if align is None:
                     continue
                 mine = mine if mine is not None else _rows(conn, run, name)
-                _vote(f, mine, _rows(vconn, vrun, voter_fn), align, voter, voter_fn, counted)
+                _vote(f, mine, _rows(vconn, vrun, voter_fn), align, f"{voter}.{voter_fn}",
+                      counted)
                 voters.add((voter, vrun, vdb))
-            if f.compared:
+            if f.judged:
                 functions.append(f)
         if functions:
             runs = [(metrics.RunInfo.read(conn, run), db)]
             runs += [(metrics.RunInfo.read(chosen[t, dictionary][0], r), d)
                      for t, r, d in sorted(voters)]
-            out.append(SilentTarget(target, dictionary, run, [(t, r) for t, r, _ in sorted(voters)],
-                                    functions, runs))
+            judges = "voting with " + ", ".join(f"{t} (run {r})" for t, r, _ in sorted(voters))
+            out.append(crash_scale.ScaleTarget("silent", target, dictionary, run, functions,
+                                               runs, judges))
     return out

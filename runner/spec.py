@@ -8,6 +8,7 @@ spec's functions, datatypes and sources, and states what differs, such as
 the target name and the libraries linked.  One list of functions then serves
 two libraries."""
 import dataclasses
+import errno
 import hashlib
 import json
 import os
@@ -22,6 +23,8 @@ import jsonschema
 
 from . import executor, paths, yamlines
 from .errors import TrebuchetError
+
+ERRNO_NAMES = frozenset(errno.errorcode.values())
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class Function:
     error_param: Optional[str] = None
     extra_args: tuple = ()
     equivalent: Optional[str] = None
+    errnos: Optional[tuple] = None  # the errno names its documentation allows; None: not stated
 
     @property
     def signature(self):
@@ -210,7 +214,8 @@ def _build(data, path, lines):
             name=f["name"], call=f.get("call", f["name"]), returns=f["returns"].strip(),
             params=tuple(Param(p["name"], p["type"].strip(), p["datatype"]) for p in f["params"]),
             error_when=err["when"], error_value=err.get("value"), error_param=err.get("param"),
-            extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent")))
+            extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
+            errnos=tuple(f["errnos"]) if "errnos" in f else None))
     version = data.get("version", {})
     return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
                 includes=tuple(data.get("includes", ())),
@@ -250,6 +255,9 @@ def _check(spec, data, lines):
             if p.datatype not in known:
                 fail(f"unknown datatype '{p.datatype}' (known: {', '.join(sorted(known))})",
                      "functions", i, "params", j, "datatype")
+        for k, name in enumerate(f.errnos or ()):
+            if name not in ERRNO_NAMES:
+                fail(f"unknown errno '{name}'", "functions", i, "errnos", k)
         if f.error_when == "less_than_param" and f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")

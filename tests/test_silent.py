@@ -29,7 +29,7 @@ def test_silent_counts_are_the_votes_sql_counts(report):
     assert set(by_target) == {"sfio", "robust_sfio"}
     with sqlite3.connect(db) as conn:
         for me, voter in (("sfio", "robust_sfio"), ("robust_sfio", "sfio")):
-            got = {f["function"]: (f["compared"], f["silent"])
+            got = {f["function"]: (f["judged"], f["silent"])
                    for f in by_target[me]["functions"]}
             want = dict((fn, (n, s)) for fn, n, s in conn.execute(
                 "SELECT a.function, count(*), sum(a.outcome = 'PASS' AND NOT a.error_reported"
