@@ -2,20 +2,14 @@
 documentation does not allow, or with none (errno 0).  A function is judged
 when its spec lists `errnos`, on its cases less SETUP."""
 from trebuchet.runner import spec as specs
-from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import errno_name
 
 from . import crash_scale, metrics
 
 
 def allowed_errnos(target):
-    """{function: set of errno names} from the target's spec; empty if the
-    target has no spec here (a store from elsewhere)."""
-    try:
-        spec = specs.load(specs.find_spec(target))
-    except TrebuchetError:
-        return {}
-    return {f.name: set(f.errnos) for f in spec.functions if f.errnos is not None}
+    """{function: set of errno names} from the target's spec, if here."""
+    return {f.name: set(f.errnos) for f in specs.functions_of(target) if f.errnos is not None}
 
 
 def _judge(conn, run, target, name, allowed):

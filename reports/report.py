@@ -14,13 +14,8 @@ VERSION = "0.1.0"
 
 
 def equivalents_of(target):
-    """{function: stdio equivalent} from the target's spec; empty if the
-    target has no spec here (a store from elsewhere)."""
-    try:
-        spec = specs.load(specs.find_spec(target))
-    except TrebuchetError:
-        return {}
-    return {f.name: f.equivalent for f in spec.functions if f.equivalent}
+    """{function: stdio equivalent} from the target's spec, if here."""
+    return {f.name: f.equivalent for f in specs.functions_of(target) if f.equivalent}
 
 
 def build(dbs):

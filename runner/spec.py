@@ -116,6 +116,15 @@ def _list_base():
     return executor.list_datatypes()
 
 
+def functions_of(target):
+    """The functions of a target's spec, or () when it has no spec here (a
+    store from elsewhere): what reports read beside a stored run."""
+    try:
+        return load(find_spec(target)).functions
+    except TrebuchetError:
+        return ()
+
+
 def find_spec(target):
     """The spec file for a target name, or a path to a spec of one's own."""
     candidate = Path(target)
