@@ -22,6 +22,13 @@ def pct(value):
     return f"{value:.2f}%"
 
 
+def estimate(value, interval):
+    """A rate, and its 95% interval when it is an estimate from a sample."""
+    if interval is None:
+        return pct(value)
+    return Markup(f'{pct(value)} <span class="ci">[{interval[0]:.1f}, {interval[1]:.1f}]</span>')
+
+
 def measure(value, unit):
     """A study figure of ours: a rate, or a factor ("x")."""
     return pct(value) if unit == "%" else f"{value:.1f}\u00d7"
@@ -73,7 +80,7 @@ def _env():
     env = jinja2.Environment(loader=jinja2.PackageLoader("trebuchet.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signal_name, page_of=page_of,
+    env.globals.update(pct=pct, estimate=estimate, measure=measure, shade=shade, signame=signal_name, page_of=page_of,
                        secs=secs, interval=interval, ratio=ratio, pct_change=pct_change, mib=mib,
                        libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
     return env

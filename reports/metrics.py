@@ -12,6 +12,7 @@ figures only lay out what is computed here."""
 import math
 import re
 import sqlite3
+import math
 import statistics
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
@@ -52,6 +53,21 @@ TOP_VALUES = 5
 
 def _rate(part, whole):
     return 100.0 * part / whole if whole else 0.0
+
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def wilson(part, whole, z=Z95):
+    """The Wilson score interval of part/whole, in percent: (low, high).
+    Unlike the normal approximation it stays inside 0..100 and is sound for
+    rates near 0 or 100, which most of ours are."""
+    if not whole:
+        return (0.0, 0.0)
+    p = part / whole
+    centre = (p + z * z / (2 * whole)) / (1 + z * z / whole)
+    half = z * math.sqrt(p * (1 - p) / whole + z * z / (4 * whole * whole)) / (1 + z * z / whole)
+    return (100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half))
 
 
 def is_failing(outcome):
@@ -169,6 +185,30 @@ class FunctionStats:
     stream_tested: int = 0   # cases less SETUP holding no NOT_A_STREAM value
     params: list = field(default_factory=list)          # [ParamStats], in order
     failing_values: list = field(default_factory=list)  # [ValueStats], most failing first
+    cases_total: int = 0     # the full cross product; more than cases: a sample
+
+    @property
+    def sampled(self):
+        """Whether its cases are a sample of its product (the cap), so its
+        rates are estimates and carry intervals."""
+        return self.cases_total > self.cases
+
+    def interval(self, part):
+        """The 95% Wilson interval of part over the tested cases, for a
+        sampled function; None for one run whole (its rate is exact)."""
+        return wilson(part, self.tested) if self.sampled else None
+
+    @property
+    def abort_interval(self):
+        return self.interval(self.aborts)
+
+    @property
+    def restart_interval(self):
+        return self.interval(self.restarts)
+
+    @property
+    def failure_interval(self):
+        return self.interval(self.failing)
 
     def count(self, outcome):
         """Adds one case of this outcome to the counts."""
@@ -209,6 +249,9 @@ class FunctionStats:
                     restarts=self.restarts, setups=self.setups,
                     abort_rate=self.abort_rate, restart_rate=self.restart_rate,
                     failure_rate=self.failure_rate, stream_abort_rate=self.stream_abort_rate,
+                    cases_total=self.cases_total, sampled=self.sampled,
+                    abort_interval=self.abort_interval, restart_interval=self.restart_interval,
+                    failure_interval=self.failure_interval,
                     signals={str(k): v for k, v in self.signals.items()},
                     failing_values=[v.as_dict() for v in self.failing_values])
 
@@ -229,10 +272,16 @@ class TargetSummary:
     db: str
     info: RunInfo
     functions: list  # [FunctionStats], by name
+    repeated: int = 1  # how many times each case ran (run --repeat N)
+    flaky: list = field(default_factory=list)  # [(function, case index, outcomes)]
 
     @property
     def target_version(self):
         return self.info.target_version
+
+    @property
+    def flaky_count(self):
+        return len(self.flaky)
 
     def mean_over(self, attr, names=None):
         """The unweighted mean of attr over the functions (those in names only,
@@ -285,7 +334,8 @@ class TargetSummary:
                     target_version=self.target_version, functions=self.function_count,
                     cases=self.cases, abort_rate=self.abort_rate,
                     restart_rate=self.restart_rate, failure_rate=self.failure_rate,
-                    stream_abort_rate=self.stream_abort_rate)
+                    stream_abort_rate=self.stream_abort_rate, repeated=self.repeated,
+                    flaky=[dict(function=f, case=i, outcomes=o) for f, i, o in self.flaky])
 
 
 TARGET_CSV_FIELDS = ("target", "run", "db", "target_version", "functions", "cases",
@@ -393,10 +443,10 @@ def _finish_values(f, counts):
 def summarize(conn, target, run, db=""):
     """The TargetSummary of one run, from its raw result rows."""
     stats, counts = {}, {}
-    for name, signature, types in conn.execute(
-            "SELECT name, signature, datatypes FROM functions WHERE run_id = ? ORDER BY name",
-            (run,)):
-        f = stats[name] = FunctionStats(target, run, name, signature)
+    for name, signature, types, total in conn.execute(
+            "SELECT name, signature, datatypes, cases_total FROM functions WHERE run_id = ?"
+            " ORDER BY name", (run,)):
+        f = stats[name] = FunctionStats(target, run, name, signature, cases_total=total)
         f.params = _new_params(f, types.split())
         counts[name] = [{} for _ in f.params]
     for function, values, outcome, signal in conn.execute(
@@ -416,7 +466,11 @@ def summarize(conn, target, run, db=""):
     for name, f in stats.items():
         _finish_values(f, counts[name])
         f.signals = dict(sorted(f.signals.items()))
-    return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()))
+    repeated = conn.execute("SELECT times FROM repeats WHERE run_id = ?", (run,)).fetchone()
+    flaky = conn.execute("SELECT function, case_index, outcomes FROM flaky WHERE run_id = ?"
+                         " ORDER BY function, case_index", (run,)).fetchall()
+    return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
+                         repeated[0] if repeated else 1, [tuple(f) for f in flaky])
 
 
 def failing_cases(conn, run, function, limit):

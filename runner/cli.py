@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench_io, bench_text, build, emit_c, executor, repro, spec as specs, summary
+from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -31,12 +31,25 @@ def cmd_run(args):
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
         memory_mb=args.memory_mb, shard=args.shard, dictionary=args.dictionary)
+    if rc == Exit.OK and args.repeat > 1:
+        run = metrics_latest_run(args.db, spec.target)
+        rc, flaky = repeat.repeat(args.db, plugin, run, args.repeat, jobs=args.jobs,
+                                  scratch=args.scratch, memory_mb=args.memory_mb)
+        if rc == Exit.OK and not args.quiet:
+            print(f"every case ran {args.repeat} times: {flaky} FLAKY"
+                  + (f" (`trebuchet report` lists them)" if flaky else ""))
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
     elif rc in (Exit.INTERRUPTED, Exit.HARNESS):
         print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
               f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)
     return rc
+
+
+def metrics_latest_run(db, target):
+    from trebuchet.reports import metrics, store
+
+    return metrics.latest_runs(store.connect(db))[target]
 
 
 def cmd_repro(args):
@@ -296,6 +309,9 @@ def _parser():
     run.add_argument("--resume", action="store_true",
                      help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
+    run.add_argument("--repeat", type=_bounded(int, 1, 100), default=1, metavar="N",
+                     help="run every case N times; a case whose outcome or signal differs is"
+                     " FLAKY (default 1)")
     run.add_argument("--dictionary", choices=DICTIONARIES,
                      help="the values to draw from: ours (default, stricter) or ballista"
                      " (Ballista's templates, to compare with published Ballista figures)")

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import ROOT, query, trebuchet
 
+from trebuchet.reports.store import schema_version
 from trebuchet.runner import bench_io
 
 LIBRARIES = ("stdio", "sfio", "robust_sfio")
@@ -101,13 +102,13 @@ def test_a_store_of_schema_version_3_is_refused_in_one_line(tmp_path):
     db = tmp_path / "old.db"
     schema = (ROOT / "schemas" / "results.sql").read_text()
     with sqlite3.connect(db) as conn:
-        conn.executescript(schema.split("-- One `trebuchet bench io`")[0]
-                           .replace("user_version = 4", "user_version = 3"))
+        conn.executescript(schema.split("-- A run repeated")[0]
+                           .replace(f"user_version = {schema_version()}", "user_version = 3"))
     result = trebuchet("bench", "io", "--size-mib", 1, "--repeat", 1, "--benchmarks", "getc",
                        "--db", db, check=False)
     assert result.returncode == 2
     assert result.stderr.strip() == (f"trebuchet: {db}: store has schema version 3, this"
-                                     " trebuchet reads version 4")
+                                     f" trebuchet reads version {schema_version()}")
     assert query(db, "SELECT name FROM sqlite_master WHERE name LIKE 'bench%'") == []
 
 
