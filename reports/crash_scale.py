@@ -16,7 +16,8 @@ class ScaleFunction:
     name: str
     judged: int = 0   # cases it was judged on
     count: int = 0    # of them, Silent (Hindering)
-    cases: list = field(default_factory=list)  # [(case index, values, why)]
+    cases: list = field(default_factory=list)  # [(case index, values, why)], the first ones
+    indices: set = field(default_factory=set)  # every counted case's index
 
     @property
     def rate(self):
@@ -24,6 +25,7 @@ class ScaleFunction:
 
     def add(self, index, values, why):
         self.count += 1
+        self.indices.add(index)
         if len(self.cases) < CASES_LISTED:
             self.cases.append((index, values, why))
 

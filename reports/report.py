@@ -13,9 +13,7 @@ from . import dictionaries, figures, hindering, html, metrics, silent, store
 VERSION = "0.1.0"
 
 
-def equivalents_of(target):
-    """{function: stdio equivalent} from the target's spec, if here."""
-    return {f.name: f.equivalent for f in specs.functions_of(target) if f.equivalent}
+equivalents_of = silent.equivalents_of
 
 
 def build(dbs):

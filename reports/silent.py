@@ -8,11 +8,18 @@ pair through the spec's `equivalent:`, their parameters aligned by datatype
 matched by name, so only the values both datatypes name alike vote
 (READ, CLOSED, NULL, ...; under Ballista's dictionary every stream state).
 A function is judged on the cases some voter ran too (neither side SETUP)."""
+from trebuchet.runner import spec as specs
+
 from . import crash_scale, metrics
 
 # An sfio datatype and its stdio counterpart.
 TWINS = {"Sfio_t": "FILE", "Void_t": "buffer"}
 VOTERS = ("sfio", "robust_sfio", "stdio")
+
+
+def equivalents_of(target):
+    """{function: stdio equivalent} from the target's spec, if here."""
+    return {f.name: f.equivalent for f in specs.functions_of(target) if f.equivalent}
 
 
 def _rows(conn, run, function):

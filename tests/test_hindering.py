@@ -54,3 +54,17 @@ def test_an_unknown_errno_names_file_and_line(tmp_path):
                       "baderrno")
     assert_input_error(run_spec(spec, tmp_path / "t.db"), "baderrno.yaml:9:",
                        "unknown errno 'ENOTANERRNO'")
+
+
+def test_the_export_and_the_baseline_carry_hindering_counts(report, tmp_path):
+    db, out = report
+    (stdio,) = [s for s in json.loads((out / "summary.json").read_text())["hindering"]
+                if s["target"] == "stdio"]
+    records = json.loads(trebuchet("export", "--db", db, "--format", "json").stdout)
+    trebuchet("baseline", "--db", db, "--target", "stdio", "--out", tmp_path / "b.json")
+    functions = json.loads((tmp_path / "b.json").read_text())["functions"]
+    for f in stdio["functions"]:
+        mine = [r for r in records if r["function"] == f["function"]]
+        assert sum(r["hindering"] is True for r in mine) == f["hindering"]
+        assert functions[f["function"]]["hindering"] == f["hindering"]
+    assert all(r["hindering"] is None for r in records if r["function"] == "ungetc")

@@ -54,3 +54,18 @@ def test_the_cases_behind_a_rate_are_on_its_page(report):
     assert silent  # robust_sfio's sfseek returns quietly where SFIO's reports an error
     for f in silent:
         assert f"--function {f['function']} --case" in page
+
+
+def test_the_export_and_the_baseline_carry_silent_counts(report, tmp_path):
+    db, out = report
+    summary = json.loads((out / "summary.json").read_text())
+    (sfio,) = [s for s in summary["silent"] if s["target"] == "sfio"]
+    records = json.loads(trebuchet("export", "--db", db, "--format", "json").stdout)
+    for f in sfio["functions"]:
+        mine = [r for r in records if r["target"] == "sfio" and r["function"] == f["function"]]
+        assert sum(r["silent"] is True for r in mine) == f["silent"]
+        assert sum(r["silent"] is not None for r in mine) == f["judged"]
+    trebuchet("baseline", "--db", db, "--target", "sfio", "--out", tmp_path / "b.json")
+    functions = json.loads((tmp_path / "b.json").read_text())["functions"]
+    assert {n: functions[n]["silent"] for n in functions} == \
+        {f["function"]: f["silent"] for f in sfio["functions"]}
