@@ -25,6 +25,8 @@ def cmd_run(args):
                                  f"(`trebuchet list functions --target {args.target}` lists them)",
                                  spec.path, spec.functions_line)
     plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
+    if args.resume and args.dictionary is None:
+        args.dictionary = _unfinished_dictionary(args.db, spec.target)
     started = time.monotonic()
     rc = executor.run_campaign(
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
@@ -44,6 +46,20 @@ def cmd_run(args):
         print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
               f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)
     return rc
+
+
+def _unfinished_dictionary(db, target):
+    """The dictionary of the run --resume finishes, so that it draws from
+    it again without being told; None when there is none to find."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            row = conn.execute("SELECT dictionary FROM runs WHERE target = ? AND finished IS NULL"
+                               " ORDER BY id DESC LIMIT 1", (target,)).fetchone()
+    except sqlite3.Error:
+        return None  # the executor says what is wrong with the store
+    return row[0] if row else None
 
 
 def metrics_latest_run(db, target):

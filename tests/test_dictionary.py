@@ -97,3 +97,32 @@ def test_an_unknown_dictionary_is_a_usage_error(tmp_path):
     result = trebuchet("run", "--target", "stdio", "--dictionary", "theirs",
                        "--db", tmp_path / "x.db", check=False)
     assert result.returncode == 2
+
+
+def test_a_killed_ballista_run_resumes_in_its_dictionary(tmp_path):
+    from conftest import read_progress_until, start_run
+    import os
+    import signal
+
+    whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
+    args = ("--target", "stdio", "--functions", "fseek,fputs", "--cap", "3000",
+            "--dictionary", "ballista")
+    trebuchet("run", *args, "--db", whole, "--quiet")
+    run = start_run(killed, *args)
+    read_progress_until(run, lambda done, _: done >= 2000)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    assert query(killed, "SELECT finished, dictionary FROM runs") == [(None, "ballista")]
+    # no --dictionary: the stored one is used
+    trebuchet("run", "--target", "stdio", "--db", killed, "--resume", "--quiet")
+    rows = "SELECT function, case_index, outcome, signal FROM results ORDER BY 1, 2"
+    assert query(killed, rows) == query(whole, rows)
+    # told another, it refuses in one line
+    run = start_run(killed, "--target", "stdio", "--functions", "fwrite,fread", "--cap", "5000")
+    read_progress_until(run, lambda done, _: done >= 1000)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    result = trebuchet("run", "--target", "stdio", "--db", killed, "--resume", "--quiet",
+                       "--dictionary", "ballista", check=False)
+    assert result.returncode == 2
+    assert "draws from the ours dictionary; resume it with --dictionary ours" in result.stderr
