@@ -4,7 +4,6 @@ to storing what it measured, interleaved, the three builds to doing the
 same work, and the report to the store's numbers; how fast the libraries
 are is the full-size command's job, not a test's."""
 import json
-import re
 import sqlite3
 import statistics
 import subprocess
@@ -13,6 +12,7 @@ import pytest
 
 from conftest import ROOT, query, trebuchet
 
+from trebuchet.reports.store import schema_version
 from trebuchet.runner import bench_io
 
 LIBRARIES = ("stdio", "sfio", "robust_sfio")
@@ -101,16 +101,15 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path, args, says):
 def test_a_store_of_schema_version_3_is_refused_in_one_line(tmp_path):
     db = tmp_path / "old.db"
     schema = (ROOT / "schemas" / "results.sql").read_text()
-    current = int(re.search(r"user_version\s*=\s*(\d+)", schema).group(1))
-    assert current > 3
+    assert schema_version() > 3
     with sqlite3.connect(db) as conn:
         conn.executescript(schema.split("-- One `trebuchet bench io`")[0]
-                           .replace(f"user_version = {current}", "user_version = 3"))
+                           .replace(f"user_version = {schema_version()}", "user_version = 3"))
     result = trebuchet("bench", "io", "--size-mib", 1, "--repeat", 1, "--benchmarks", "getc",
                        "--db", db, check=False)
     assert result.returncode == 2
     assert result.stderr.strip() == (f"trebuchet: {db}: store has schema version 3, this"
-                                     f" trebuchet reads version {current}")
+                                     f" trebuchet reads version {schema_version()}")
     assert query(db, "SELECT name FROM sqlite_master WHERE name LIKE 'bench%'") == []
 
 
