@@ -126,9 +126,9 @@ $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/li
 	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -o $@ $(BUILD)/obj/harness/main.o \
 		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
 
-# the Check suite of the datatypes counts the files that define one
+# the Check suite of the datatypes counts the TB_DATATYPE definitions
 DEFINES_DATATYPE := ^TB_DATATYPE[(]
-$(BUILD)/datatypes/tests/check_datatypes: CPPFLAGS += -DTB_BASE_COUNT=$(words $(shell grep -l '$(DEFINES_DATATYPE)' $(DATATYPE_SRC)))
+$(BUILD)/datatypes/tests/check_datatypes: CPPFLAGS += -DTB_BASE_COUNT=$(words $(shell grep -ho '$(DEFINES_DATATYPE)' $(DATATYPE_SRC)))
 
 $(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)

@@ -22,15 +22,45 @@ union tb_arg {
 	double d;
 };
 
+/*
+ * Dials (Ballista's "enum_dial"): where a datatype's values are orthogonal
+ * choices (a stream is a mode x an existence x a position), it declares the
+ * dials and their product makes its values.  A choice's part of the setup
+ * is one number, .arg (open flags, permission bits, an enum of the
+ * datatype's own); the datatype's build() gets the args of one choice per
+ * dial, in dial order, and builds the value from them.  A product value is
+ * named by its choices joined with dots, dials in order:
+ * "READ_PLUS.R_USER.EXIST.EOF".  A plain value may name one point of the
+ * product by .build and .args (FILE:READ is the stream a READ.EXIST.BEGINNING
+ * choice builds), so required names stay values of their own.
+ */
+#define TB_MAX_DIALS 4
+
+struct tb_choice {
+	const char *name;   /* UPPER_SNAKE, unique within its dial */
+	long arg;           /* this choice's part of the setup */
+	const char *desc;
+};
+
+struct tb_dial {
+	const char *name;
+	const struct tb_choice *choices;  /* { 0 } terminated */
+};
+
+typedef int (*tb_build_fn)(const long *args, union tb_arg *out);
+
 struct tb_value {
-	const char *name;   /* UPPER_SNAKE, unique within the datatype */
+	const char *name;   /* UPPER_SNAKE (dotted for a dial product), unique within the datatype */
 	/* Builds the value into *out; returns 0, or -1 when it cannot be built
-	 * here.  NULL means the value is .constant. */
+	 * here.  NULL (and no .build) means the value is .constant. */
 	int (*setup)(union tb_arg *out);
 	/* Releases what setup built, after the call returned.  Optional. */
 	void (*cleanup)(union tb_arg *val);
 	union tb_arg constant;
 	const char *desc;
+	/* A point of a dial product: built by build(args), as setup would. */
+	tb_build_fn build;
+	long args[TB_MAX_DIALS];
 };
 
 struct tb_datatype {
@@ -46,6 +76,10 @@ struct tb_datatype {
 	 * writes out[0] .. out[span - 1], and the spec gives the parameters
 	 * after the first the datatype `span`. */
 	int span;
+	/* Optional: dials whose product follows .values, { 0 } terminated, and
+	 * what builds one point of it. */
+	const struct tb_dial *dials;
+	tb_build_fn build;
 };
 
 /*
@@ -64,8 +98,9 @@ struct tb_datatype {
 		__attribute__((used, section("tb_datatypes"))) = &symbol;     \
 	const struct tb_datatype symbol
 
-/* The flattened view of a datatype: inherited values, then its own. */
-#define TB_MAX_VALUES 128
+/* The flattened view of a datatype: inherited values, its own, then its
+ * dials' product (Ballista's b_fd holds 601). */
+#define TB_MAX_VALUES 1024
 struct tb_value_list {
 	const struct tb_datatype *type;
 	int count;
@@ -82,10 +117,25 @@ const struct tb_datatype *const *tb_base_datatypes(void);
 const struct tb_datatype *tb_datatype_find(const char *name,
 					   const struct tb_datatype *const *extra);
 
-/* Builds a value: constant or setup().  Returns 0 or -1. */
+/* The number of points of type's own dials (1 when it has none: the empty
+ * product), and the name of point i written into buf. */
+long tb_dial_product(const struct tb_datatype *type);
+void tb_dial_name(const struct tb_datatype *type, long i, char *buf, size_t len);
+
+/* Builds a value: constant, setup() or build(args).  Returns 0 or -1. */
 int tb_value_build(const struct tb_value *value, union tb_arg *out);
 
 /* ---- helpers shared by the datatype files ---- */
+
+/* fopen's six valid modes as values R, W, A, R_PLUS, W_PLUS, A_PLUS: ours
+ * (mode) and Ballista's (b_ptr_char_mode) both begin with them. */
+#define TB_FOPEN_MODES \
+	{ .name = "R", .constant.ptr = (void *)"r", .desc = "\"r\"" }, \
+	{ .name = "W", .constant.ptr = (void *)"w", .desc = "\"w\"" }, \
+	{ .name = "A", .constant.ptr = (void *)"a", .desc = "\"a\"" }, \
+	{ .name = "R_PLUS", .constant.ptr = (void *)"r+", .desc = "\"r+\"" }, \
+	{ .name = "W_PLUS", .constant.ptr = (void *)"w+", .desc = "\"w+\"" }, \
+	{ .name = "A_PLUS", .constant.ptr = (void *)"a+", .desc = "\"a+\"" }
 
 /* A read-write block of size bytes that ends exactly at a PROT_NONE guard
  * page, so an overrun faults instead of corrupting.  NULL on failure. */

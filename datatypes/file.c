@@ -1,12 +1,13 @@
 /*
- * FILE: stdio streams in every state a caller can leave one in.  Each stream
- * value opens its own file in the scratch directory, so two FILE parameters
- * of one case never share a file by accident.
+ * FILE: stdio streams in every state a caller can leave one in.  The plain
+ * stream states come from the table Sfio_t shares (stream_state.h); the
+ * rest are stdio's own.  Each stream state opens its own file in the
+ * scratch directory, so two FILE parameters of one case never share a file
+ * by accident.
  */
-#include <stdint.h>
 #include <stdio.h>
 
-#include "datatype.h"
+#include "stream_state.h"
 
 static int stream(union tb_arg *out, FILE *f)
 {
@@ -14,35 +15,30 @@ static int stream(union tb_arg *out, FILE *f)
 	return f ? 0 : -1;
 }
 
-static FILE *open_scratch(const char *name, const char *mode)
+static void *from_fd(int fd, enum tb_stream_mode mode)
 {
-	return tb_scratch_file(name, 0644) ? NULL : fopen(name, mode);
+	return fdopen(fd, tb_stream_mode_text[mode]);
 }
 
-static int setup_read(union tb_arg *out) { return stream(out, open_scratch("file_read.txt", "r")); }
-static int setup_write(union tb_arg *out) { return stream(out, fopen("file_write.txt", "w")); }
-static int setup_update(union tb_arg *out) { return stream(out, open_scratch("file_update.txt", "r+")); }
-static int setup_append(union tb_arg *out) { return stream(out, open_scratch("file_append.txt", "a")); }
+static int close_file(void *f) { return fclose(f); }
 
-static int setup_closed(union tb_arg *out)
+static int read_to_eof(void *f)
 {
-	FILE *f = open_scratch("file_closed.txt", "r");
-
-	if (!f)
-		return -1;
-	/* keep the address as a number: a dangling stream is the point */
-	out->u = (uintptr_t)f;
-	return fclose(f) ? -1 : 0;
+	return fgetc(f) == EOF && feof((FILE *)f) ? 0 : -1;
 }
 
-static int setup_at_eof(union tb_arg *out)
-{
-	FILE *f = open_scratch("file_eof.txt", "r");
+const struct tb_stream_kind tb_stream_file = {
+	.prefix = "file", .from_fd = from_fd, .close = close_file, .read_to_eof = read_to_eof,
+};
 
-	if (!f || fseek(f, 0, SEEK_END) || fgetc(f) != EOF || !feof(f))
-		return -1;
-	return stream(out, f);
+static int build_ours(const long *args, union tb_arg *out)
+{
+	return tb_stream_build(&tb_stream_file, &tb_stream_text_ours, args, out);
 }
+
+/* The stream states our dictionary names, as points of the shared dials
+ * (mode, permissions, existence, position). */
+#define STATE(mode, exist, pos) .build = build_ours, .args = { mode, 0644, exist, pos }
 
 /* Reading a write-only stream sets its error indicator. */
 static int setup_in_error(union tb_arg *out)
@@ -72,12 +68,19 @@ static int setup_garbage(union tb_arg *out)
 }
 
 static const struct tb_value file_values[] = {
-	{ .name = "READ", .setup = setup_read, .desc = "a text file opened \"r\"" },
-	{ .name = "WRITE", .setup = setup_write, .desc = "a new file opened \"w\"" },
-	{ .name = "UPDATE", .setup = setup_update, .desc = "a text file opened \"r+\"" },
-	{ .name = "APPEND", .setup = setup_append, .desc = "a text file opened \"a\"" },
-	{ .name = "CLOSED", .setup = setup_closed, .desc = "a stream already fclosed" },
-	{ .name = "AT_EOF", .setup = setup_at_eof, .desc = "a read stream with its EOF flag set" },
+	{ .name = "READ", STATE(TB_MODE_READ, TB_EXIST, TB_POS_BEGINNING),
+	  .desc = "a text file opened \"r\" (READ.EXIST.BEGINNING)" },
+	{ .name = "WRITE", STATE(TB_MODE_WRITE, TB_EXIST, TB_POS_EMPTY),
+	  .desc = "a new file opened \"w\" (WRITE.EXIST.EMPTY)" },
+	{ .name = "UPDATE", STATE(TB_MODE_READ_PLUS, TB_EXIST, TB_POS_BEGINNING),
+	  .desc = "a text file opened \"r+\" (READ_PLUS.EXIST.BEGINNING)" },
+	/* at the end, where fopen's "a" leaves a stream */
+	{ .name = "APPEND", STATE(TB_MODE_APPEND, TB_EXIST, TB_POS_END),
+	  .desc = "a text file opened \"a\" (APPEND.EXIST.EOF)" },
+	{ .name = "CLOSED", STATE(TB_MODE_READ, TB_CLOSED, TB_POS_BEGINNING),
+	  .desc = "a stream already fclosed (READ.CLOSED.BEGINNING)" },
+	{ .name = "AT_EOF", STATE(TB_MODE_READ, TB_EXIST, TB_POS_AT_EOF),
+	  .desc = "a read stream with its EOF flag set" },
 	{ .name = "IN_ERROR", .setup = setup_in_error, .desc = "a stream with its error flag set" },
 	{ .name = "MEMSTREAM", .setup = setup_memstream, .desc = "fmemopen on 4096 bytes, \"w+\"" },
 	{ .name = "STDIN", .setup = setup_stdin, .desc = "stdin (reads /dev/null)" },

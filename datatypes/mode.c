@@ -4,12 +4,7 @@
 #include "datatype.h"
 
 static const struct tb_value mode_values[] = {
-	{ .name = "R", .constant.ptr = (void *)"r", .desc = "\"r\"" },
-	{ .name = "W", .constant.ptr = (void *)"w", .desc = "\"w\"" },
-	{ .name = "A", .constant.ptr = (void *)"a", .desc = "\"a\"" },
-	{ .name = "R_PLUS", .constant.ptr = (void *)"r+", .desc = "\"r+\"" },
-	{ .name = "W_PLUS", .constant.ptr = (void *)"w+", .desc = "\"w+\"" },
-	{ .name = "A_PLUS", .constant.ptr = (void *)"a+", .desc = "\"a+\"" },
+	TB_FOPEN_MODES,
 	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
 	{ .name = "GARBAGE", .constant.ptr = (void *)"q!z", .desc = "no valid mode letter" },
 	{ 0 },

@@ -1,8 +1,10 @@
 /*
  * The datatype registry: the list of base datatypes, look-up by name, and the
- * flattening of inheritance into one ordered value list.  Flattening runs once
- * per run, before any test process exists; the per-case path only indexes.
+ * flattening of inheritance and dials into one ordered value list.  Flattening
+ * runs once per run, before any test process exists; the per-case path only
+ * indexes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,6 +50,120 @@ static int is_skipped(const struct tb_datatype *child, const char *name)
 	return 0;
 }
 
+static int dial_count(const struct tb_dial *dial)
+{
+	int n = 0;
+
+	while (dial->choices[n].name)
+		n++;
+	return n;
+}
+
+long tb_dial_product(const struct tb_datatype *type)
+{
+	const struct tb_dial *d;
+	long n = 1;
+
+	for (d = type->dials; d && d->name; d++)
+		n *= dial_count(d);
+	return n;
+}
+
+/* Point i of the product, the last dial turning fastest: the choice of
+ * each dial, in dial order. */
+static void dial_point(const struct tb_datatype *type, long i, const struct tb_choice **picks)
+{
+	int ndials = 0, k;
+
+	while (type->dials[ndials].name)
+		ndials++;
+	for (k = ndials - 1; k >= 0; k--) {
+		int n = dial_count(&type->dials[k]);
+
+		picks[k] = &type->dials[k].choices[i % n];
+		i /= n;
+	}
+}
+
+void tb_dial_name(const struct tb_datatype *type, long i, char *buf, size_t len)
+{
+	const struct tb_choice *picks[TB_MAX_DIALS];
+	size_t used = 0;
+	int k;
+
+	dial_point(type, i, picks);
+	buf[0] = 0;
+	for (k = 0; type->dials[k].name && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? "." : "", picks[k]->name);
+}
+
+/* The product's values of one datatype, made once and kept for the life of
+ * the process (a type's list is flattened before any test process exists,
+ * and the Check suites flatten one type many times). */
+#define MAX_DIALED 32
+#define DIAL_NAME 64
+#define DIAL_DESC 256
+static struct dialed {
+	const struct tb_datatype *type;
+	struct tb_value *values;
+} dialed[MAX_DIALED];
+
+/* A product value's description: each choice's own, or its dial and name
+ * where it has none, in dial order. */
+static const char *dial_desc(const struct tb_datatype *type, const struct tb_choice **picks,
+			     char *buf, size_t len)
+{
+	size_t used = 0;
+	int k;
+
+	for (k = 0; type->dials[k].name && used < len; k++)
+		used += (size_t)(picks[k]->desc
+			? snprintf(buf + used, len - used, "%s%s", k ? "; " : "", picks[k]->desc)
+			: snprintf(buf + used, len - used, "%s%s %s", k ? "; " : "",
+				   type->dials[k].name, picks[k]->name));
+	return buf;
+}
+
+static const struct tb_value *product_of(const struct tb_datatype *type)
+{
+	long n = tb_dial_product(type), i;
+	struct tb_value *values;
+	char *names, *descs;
+	int slot, k;
+
+	for (slot = 0; slot < MAX_DIALED && dialed[slot].type; slot++)
+		if (dialed[slot].type == type)
+			return dialed[slot].values;
+	if (slot == MAX_DIALED || n >= TB_MAX_VALUES)
+		return NULL;
+	values = calloc((size_t)n + 1, sizeof(*values));
+	names = calloc((size_t)n, DIAL_NAME);
+	descs = calloc((size_t)n, DIAL_DESC);
+	if (!values || !names || !descs)
+		return free(values), free(names), free(descs), NULL;
+	for (i = 0; i < n; i++) {
+		const struct tb_choice *picks[TB_MAX_DIALS];
+
+		dial_point(type, i, picks);
+		tb_dial_name(type, i, names + i * DIAL_NAME, DIAL_NAME);
+		values[i].name = names + i * DIAL_NAME;
+		values[i].desc = dial_desc(type, picks, descs + i * DIAL_DESC, DIAL_DESC);
+		values[i].build = type->build;
+		for (k = 0; type->dials[k].name; k++)
+			values[i].args[k] = picks[k]->arg;
+	}
+	dialed[slot] = (struct dialed){ .type = type, .values = values };
+	return values;
+}
+
+static int append(struct tb_value_list *list, const struct tb_value *v)
+{
+	if (list->count == TB_MAX_VALUES)
+		return -1;
+	list->values[list->count++] = v;
+	return 0;
+}
+
 static int flatten_into(const struct tb_datatype *type,
 			const struct tb_datatype *child,
 			struct tb_value_list *list)
@@ -56,13 +172,17 @@ static int flatten_into(const struct tb_datatype *type,
 
 	if (type->parent && flatten_into(type->parent, type, list))
 		return -1;
-	for (v = type->values; v->name; v++) {
-		if (child && is_skipped(child, v->name))
-			continue;
-		if (list->count == TB_MAX_VALUES)
+	for (v = type->values; v && v->name; v++)
+		if (!(child && is_skipped(child, v->name)) && append(list, v))
 			return -1;
-		list->values[list->count++] = v;
-	}
+	if (!type->dials)
+		return 0;
+	v = product_of(type);
+	if (!v)
+		return -1;
+	for (; v->name; v++)
+		if (!(child && is_skipped(child, v->name)) && append(list, v))
+			return -1;
 	return 0;
 }
 
@@ -92,6 +212,8 @@ const struct tb_datatype *tb_datatype_find(const char *name,
 
 int tb_value_build(const struct tb_value *value, union tb_arg *out)
 {
+	if (value->build)
+		return value->build(value->args, out);
 	if (!value->setup) {
 		*out = value->constant;
 		return 0;

@@ -1,6 +1,10 @@
 /*
  * JSON listings (listing.h).
  */
+#include <string.h>
+
+#include "ballista.h"
+#include "dictionary.h"
 #include "listing.h"
 
 static void json_string(FILE *out, const char *s)
@@ -15,6 +19,26 @@ static void json_string(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+/* A datatype's own dials, each with its choices, and their product. */
+static void list_dials(FILE *out, const struct tb_datatype *type)
+{
+	const struct tb_dial *d;
+	const struct tb_choice *c;
+
+	fputs(", \"dials\": [", out);
+	for (d = type->dials; d && d->name; d++) {
+		fputs(d == type->dials ? "{\"name\": " : ", {\"name\": ", out);
+		json_string(out, d->name);
+		fputs(", \"choices\": [", out);
+		for (c = d->choices; c->name; c++) {
+			fputs(c == d->choices ? "" : ", ", out);
+			json_string(out, c->name);
+		}
+		fputs("]}", out);
+	}
+	fprintf(out, "], \"product\": %ld", type->dials ? tb_dial_product(type) : 0L);
 }
 
 static void list_one(FILE *out, const struct tb_datatype *type)
@@ -32,6 +56,7 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 	fputs(", \"ctype\": ", out);
 	json_string(out, type->ctype);
 	fprintf(out, ", \"span\": %d", type->span > 1 ? type->span : 1);
+	list_dials(out, type);
 	fputs(", \"values\": [", out);
 	tb_datatype_flatten(type, &list);
 	for (i = 0; i < list.count; i++) {
@@ -44,7 +69,7 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 	fputs("]}", out);
 }
 
-void tb_list_datatypes(FILE *out, const struct tb_target *t)
+void tb_list_datatypes(FILE *out, const char *dictionary, const struct tb_target *t)
 {
 	const struct tb_datatype *const *lists[2] = {
 		tb_base_datatypes(), t ? t->plugin->datatypes : NULL,
@@ -55,6 +80,8 @@ void tb_list_datatypes(FILE *out, const struct tb_target *t)
 	fputc('[', out);
 	for (i = 0; i < 2; i++)
 		for (p = lists[i]; p && *p; p++) {
+			if (!tb_dictionary_owns(dictionary, *p))
+				continue;
 			fputs(first ? "\n" : ",\n", out);
 			first = 0;
 			list_one(out, *p);

@@ -9,8 +9,9 @@
 
 #include "target.h"
 
-/* The base datatypes and, when t is not NULL, the target's own. */
-void tb_list_datatypes(FILE *out, const struct tb_target *t);
+/* The dictionary's datatypes (with their dials) and, when t is not NULL,
+ * the target's own. */
+void tb_list_datatypes(FILE *out, const char *dictionary, const struct tb_target *t);
 void tb_list_functions(FILE *out, const struct tb_target *t);
 
 #endif

@@ -134,7 +134,7 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 	info->cap = o->cap;
 	info->timeout_ms = o->timeout_ms;
 	info->jobs = o->jobs;
-	snprintf(info->dictionary, sizeof(info->dictionary), "%s", TB_DICTIONARY);
+	snprintf(info->dictionary, sizeof(info->dictionary), "%s", t->dictionary);
 	tb_target_dictionary_digest(t, info->dictionary_digest, sizeof(info->dictionary_digest));
 	snprintf(info->spec_digest, sizeof(info->spec_digest), "%s", t->plugin->spec_digest);
 	info->shard = o->shard;
@@ -176,6 +176,12 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		if (!found) {
 			fprintf(stderr, "trebuchet-exec: %s: no unfinished run of %s to resume\n",
 				o->db, t->plugin->target);
+			return -1;
+		}
+		if (strcmp(info.dictionary, t->dictionary)) {
+			fprintf(stderr, "trebuchet-exec: %s: the unfinished run of %s draws from the"
+				" %s dictionary; resume it with --dictionary %s\n", o->db,
+				t->plugin->target, info.dictionary, info.dictionary);
 			return -1;
 		}
 		o->functions = info.functions;
@@ -240,7 +246,7 @@ static int list(const struct tb_options *o, const struct tb_target *t)
 	if (o->list)
 		tb_list_functions(stdout, t);
 	else
-		tb_list_datatypes(stdout, t);
+		tb_list_datatypes(stdout, o->dictionary, t);
 	return 0;
 }
 
@@ -260,9 +266,9 @@ int main(int argc, char **argv)
 	die_with_parent();
 	tb_options_parse(argc, argv, &o);
 	if (!o.plugin)
-		return tb_list_datatypes(stdout, NULL), 0;
-	if ((o.list_datatypes ? tb_target_open : tb_target_load)(o.plugin, &target, err,
-								 sizeof(err))) {
+		return tb_list_datatypes(stdout, o.dictionary, NULL), 0;
+	if ((o.list_datatypes ? tb_target_open : tb_target_load)(o.plugin, o.dictionary, &target,
+								 err, sizeof(err))) {
 		fprintf(stderr, "trebuchet-exec: %s\n", err);
 		return TB_EXIT_INPUT;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "dictionary.h"
 #include "exitcodes.h"
 #include "options.h"
 #include "world.h"
@@ -16,7 +17,8 @@ static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
 	"       [--progress|--quiet] [--scratch DIR] [--memory-mb N] [--spec NAME]\n"
-	"       [--no-sandbox] | --list-datatypes [--plugin PATH]\n"
+	"       [--no-sandbox] [--dictionary ours|ballista]\n"
+	"       | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
 	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
 
@@ -92,6 +94,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "cases", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-datatypes", no_argument, NULL, 'L' },
+		{ "dictionary", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -112,6 +115,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		.memory_mb = 1024,
 		.shard = 1,
 		.shards = 1,
+		.dictionary = TB_DICTIONARY_OURS,
 	};
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -134,6 +138,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'F': o->single = 1; o->cases_file = optarg; break;
 		case 'l': o->list = 1; break;
 		case 'L': o->list_datatypes = 1; break;
+		case 'D': o->dictionary = optarg; break;
 		case 'h': fputs(usage, stdout); exit(0);
 		default: usage_error("unknown option (see --help)", NULL);
 		}
@@ -146,6 +151,8 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		usage_error("--jobs wants 1 to 256", NULL);  /* TB_SERVER_MAX_JOBS */
 	if (o->cap < 1)
 		usage_error("--cap wants at least 1", NULL);
+	if (!tb_dictionary_known(o->dictionary))
+		usage_error("--dictionary wants ours or ballista, not", o->dictionary);
 	if (o->memory_mb < 64)
 		usage_error("--memory-mb wants at least 64", NULL);
 }

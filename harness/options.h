@@ -29,6 +29,7 @@ struct tb_options {
 				 * cases listed in cases_file; no store */
 	uint64_t case_index;
 	const char *cases_file; /* lines "FUNCTION INDEX" */
+	const char *dictionary; /* ours or ballista (dictionary.h) */
 };
 
 /* Parses argv; on a usage error prints one line and exits with 2. */

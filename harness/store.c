@@ -201,7 +201,8 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards FROM runs"
+			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards,"
+			       " dictionary FROM runs"
 			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "find run");
@@ -216,6 +217,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 		copy_column(s, 5, info->functions, sizeof(info->functions));
 		info->shard = sqlite3_column_int(s, 6);
 		info->shards = sqlite3_column_int(s, 7);
+		copy_column(s, 8, info->dictionary, sizeof(info->dictionary));
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

@@ -14,9 +14,10 @@
 static struct tb_value_list type_lists[MAX_TYPES];
 static int ntypes;
 
-static const struct tb_value_list *resolve(const struct tb_plugin *p, const char *name)
+static const struct tb_value_list *resolve(const struct tb_target *t, const char *name)
 {
-	const struct tb_datatype *type = tb_datatype_find(name, p->datatypes);
+	const struct tb_datatype *type = tb_dictionary_find(t->dictionary, name,
+							    t->plugin->datatypes);
 	int i;
 
 	if (!type)
@@ -32,7 +33,13 @@ static const struct tb_value_list *resolve(const struct tb_plugin *p, const char
 /* The constant values of list that differ from every earlier one once
  * converted to a parameter of width bytes (the low bytes on this
  * little-endian ABI, as the compiler's conversion keeps them), and every
- * value built by a setup.  The copy lives as long as the target. */
+ * value built by a setup or a dial product's build.  The copy lives as
+ * long as the target. */
+static int is_constant(const struct tb_value *v)
+{
+	return !v->setup && !v->build;
+}
+
 static const struct tb_value_list *narrowed(const struct tb_value_list *list, int width)
 {
 	unsigned long long mask = width >= 8 ? ~0ull : (1ull << (8 * width)) - 1;
@@ -46,8 +53,8 @@ static const struct tb_value_list *narrowed(const struct tb_value_list *list, in
 	for (i = 0; i < list->count; i++) {
 		const struct tb_value *v = list->values[i];
 
-		for (same = 0, j = 0; j < out->count && !v->setup && !same; j++)
-			same = !out->values[j]->setup &&
+		for (same = 0, j = 0; j < out->count && is_constant(v) && !same; j++)
+			same = is_constant(out->values[j]) &&
 			       ((out->values[j]->constant.u ^ v->constant.u) & mask) == 0;
 		if (!same)
 			out->values[out->count++] = v;
@@ -77,7 +84,7 @@ static int check_spans(const struct tb_function *fn, const struct tb_planned_fun
 	return 0;
 }
 
-static int plan_function(const struct tb_plugin *p, const struct tb_function *fn,
+static int plan_function(const struct tb_target *t, const struct tb_function *fn,
 			 struct tb_planned_function *pf, char *err, size_t errlen)
 {
 	int i;
@@ -89,10 +96,15 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 				 fn->name, TB_MAX_PARAMS);
 			return -1;
 		}
-		pf->lists[i] = resolve(p, fn->params[i]);
+		pf->lists[i] = resolve(t, fn->params[i]);
 		if (!pf->lists[i]) {
-			snprintf(err, errlen, "function %s: unknown datatype '%s'",
-				 fn->name, fn->params[i]);
+			if (tb_dictionary_name(t->dictionary, fn->params[i]))
+				snprintf(err, errlen, "function %s: unknown datatype '%s'",
+					 fn->name, fn->params[i]);
+			else
+				snprintf(err, errlen, "function %s: datatype '%s' has no counterpart"
+					 " in the %s dictionary", fn->name, fn->params[i],
+					 t->dictionary);
 			return -1;
 		}
 		if (fn->narrow && fn->narrow[i] &&
@@ -112,7 +124,8 @@ static int plan_function(const struct tb_plugin *p, const struct tb_function *fn
 	return 0;
 }
 
-int tb_target_open(const char *path, struct tb_target *t, char *err, size_t errlen)
+int tb_target_open(const char *path, const char *dictionary, struct tb_target *t,
+		   char *err, size_t errlen)
 {
 	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
@@ -120,6 +133,7 @@ int tb_target_open(const char *path, struct tb_target *t, char *err, size_t errl
 		snprintf(err, errlen, "%s", dlerror());
 		return -1;
 	}
+	t->dictionary = dictionary;
 	t->plugin = dlsym(handle, "tb_plugin");
 	if (!t->plugin || t->plugin->abi != TB_PLUGIN_ABI) {
 		snprintf(err, errlen, "%s: not a trebuchet plugin of ABI %d", path, TB_PLUGIN_ABI);
@@ -128,12 +142,13 @@ int tb_target_open(const char *path, struct tb_target *t, char *err, size_t errl
 	return 0;
 }
 
-int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errlen)
+int tb_target_load(const char *path, const char *dictionary, struct tb_target *t,
+		   char *err, size_t errlen)
 {
 	const struct tb_function *fn;
 	int n = 0;
 
-	if (tb_target_open(path, t, err, errlen))
+	if (tb_target_open(path, dictionary, t, err, errlen))
 		return -1;
 	for (fn = t->plugin->functions; fn->name; fn++)
 		n++;
@@ -143,7 +158,7 @@ int tb_target_load(const char *path, struct tb_target *t, char *err, size_t errl
 		return -1;
 	}
 	for (t->nfunctions = 0; t->nfunctions < n; t->nfunctions++)
-		if (plan_function(t->plugin, &t->plugin->functions[t->nfunctions],
+		if (plan_function(t, &t->plugin->functions[t->nfunctions],
 				  &t->functions[t->nfunctions], err, errlen))
 			return -1;
 	return 0;

@@ -22,7 +22,7 @@ from trebuchet.runner import paths
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
-from . import metrics, store
+from . import dictionaries, hindering, metrics, silent, store
 
 FORMAT = "trebuchet baseline 1"
 # The run parameters that must match for two runs to be compared case by case.
@@ -54,6 +54,15 @@ def newest_full_run(conn, target, db):
     return row["id"]
 
 
+def _crash_scale(conn, db, target, run):
+    """[(kind, ScaleTarget)] of the run: Hindering when its spec lists errnos,
+    Silent when the store holds a voter's run in the same dictionary."""
+    newest = dictionaries.newest_by_dictionary
+    found = silent.silent_targets([(conn, db)], silent.equivalents_of, newest)
+    found += hindering.hindering_targets([(conn, db)], newest)
+    return [(s.kind, s) for s in found if s.target == target and s.run == run]
+
+
 def run_parameters(info):
     return dict(seed=info.seed, cap=info.cap, timeout_ms=info.timeout_ms,
                 dictionary=info.dictionary, dictionary_digest=info.dictionary_digest,
@@ -71,6 +80,9 @@ def from_store(db, target, spec_name):
                               restart_rate=round(f.restart_rate, 2),
                               failure_rate=round(f.failure_rate, 2))
                  for f in summary.functions}
+    for kind, scale in _crash_scale(conn, db, target, run):
+        for f in scale.functions:
+            functions[f.name].update({kind: f.count, f"{kind}_rate": round(f.rate, 2)})
     rows = conn.execute("SELECT function, case_index, value_names, outcome, signal, exit_status"
                         " FROM results WHERE run_id = ? AND outcome != 'PASS'"
                         " ORDER BY function, case_index", (run,))

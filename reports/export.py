@@ -1,8 +1,13 @@
-"""Exports of a store: one record per case, as JSON or CSV."""
+"""Exports of a store: one record per case, as JSON or CSV.  A case of a
+run the report judges for Silent and Hindering failures (the newest of its
+target in its dictionary) says whether it is one; elsewhere those are
+null (empty in CSV): not judged."""
 import csv
 import json
 
 from trebuchet.runner.names import stderr_text
+
+from . import dictionaries, hindering, silent
 
 RECORD_SQL = """
 SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome,
@@ -15,15 +20,32 @@ ORDER BY r.run_id, r.function, r.case_index
 
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "duration_us", "cleanup_failed",
-          "stderr"]
+          "stderr", "silent", "hindering"]
+
+
+def _judged(conn):
+    """{kind: {(run, function): set of counted case indices}}."""
+    newest = dictionaries.newest_by_dictionary
+    found = silent.silent_targets([(conn, "")], silent.equivalents_of, newest)
+    found += hindering.hindering_targets([(conn, "")], newest)
+    out = {"silent": {}, "hindering": {}}
+    for s in found:
+        for f in s.functions:
+            out[s.kind][s.run, f.name] = f.indices
+    return out
 
 
 def records(conn, run=None):
     where, args = ("WHERE r.run_id = ?", (run,)) if run is not None else ("", ())
+    judged = _judged(conn)
     for row in conn.execute(RECORD_SQL.format(where=where), args):
         values = list(row)
         values[4] = row["value_names"].split(" ") if row["value_names"] else []
         values[-1] = stderr_text(row["stderr"])
+        for kind in ("silent", "hindering"):
+            counted = judged[kind].get((row["run_id"], row["function"]))
+            values.append(None if counted is None or row["outcome"] == "SETUP"
+                          else row["case_index"] in counted)
         yield dict(zip(FIELDS, values))
 
 

@@ -23,6 +23,13 @@ def pct(value):
     return f"{value:.2f}%"
 
 
+def estimate(value, interval):
+    """A rate, and its 95% interval when it is an estimate from a sample."""
+    if interval is None:
+        return pct(value)
+    return Markup(f'{pct(value)} <span class="ci">[{interval[0]:.1f}, {interval[1]:.1f}]</span>')
+
+
 def measure(value, unit):
     """A study figure of ours: a rate, or a factor ("x")."""
     return pct(value) if unit == "%" else f"{value:.1f}\u00d7"
@@ -85,8 +92,10 @@ def _env():
     env = jinja2.Environment(loader=jinja2.PackageLoader("trebuchet.reports", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.globals.update(pct=pct, measure=measure, shade=shade, signame=signal_name, page_of=page_of,
-                       secs=secs, points=points, last_line=last_line, interval=interval, ratio=ratio, pct_change=pct_change, mib=mib,
+    env.globals.update(pct=pct, estimate=estimate, measure=measure, shade=shade,
+                       signame=signal_name, page_of=page_of, secs=secs, points=points,
+                       last_line=last_line, interval=interval, ratio=ratio, pct_change=pct_change,
+                       mib=mib,
                        libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
     return env
 
@@ -96,7 +105,8 @@ def write_index(out, report, figures, version):
     html = _env().get_template("index.html.j2").render(
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
-        runs=runs, bench=report.bench)
+        runs=runs, bench=report.bench, dictionaries=report.dictionaries, crash_scale=report.crash_scale,
+        dictionaries_differ=report.dictionaries_differ)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():
         # the project's own text, rendered as the report's other pages are
@@ -111,6 +121,16 @@ def _equivalent_page(report, f):
     stdio = report.target("stdio")
     other = stdio.function(f.equivalent) if stdio and f.equivalent else None
     return page_of(other) if other else None
+
+
+def write_crash_scale_pages(out, report, version):
+    """One page per target and dictionary for Silent and for Hindering: each
+    function's rate and the cases behind it, each with the command that
+    runs it again."""
+    template = _env().get_template("crash_scale.html.j2")
+    for s in report.crash_scale:
+        runs = [RunRow(info, db) for info, db in s.runs]
+        (out / s.page).write_text(template.render(s=s, version=version, runs=runs))
 
 
 def write_function_pages(out, report, conns, version):

@@ -16,6 +16,7 @@ figures only lay out what is computed here."""
 import math
 import re
 import sqlite3
+import math
 import statistics
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
@@ -58,6 +59,21 @@ TOP_VALUES = 5
 
 def _rate(part, whole):
     return 100.0 * part / whole if whole else 0.0
+
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def wilson(part, whole, z=Z95):
+    """The Wilson score interval of part/whole, in percent: (low, high).
+    Unlike the normal approximation it stays inside 0..100 and is sound for
+    rates near 0 or 100, which most of ours are."""
+    if not whole:
+        return (0.0, 0.0)
+    p = part / whole
+    centre = (p + z * z / (2 * whole)) / (1 + z * z / whole)
+    half = z * math.sqrt(p * (1 - p) / whole + z * z / (4 * whole * whole)) / (1 + z * z / whole)
+    return (100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half))
 
 
 def is_failing(outcome):
@@ -205,6 +221,30 @@ class FunctionStats:
     failing_values: list = field(default_factory=list)  # [ValueStats], most raising first
     note: Optional[str] = None        # the spec's `note:`, when the spec is here
     equivalent: Optional[str] = None  # the spec's `equivalent:`, likewise
+    cases_total: int = 0     # the full cross product; more than cases: a sample
+
+    @property
+    def sampled(self):
+        """Whether its cases are a sample of its product (the cap), so its
+        rates are estimates and carry intervals."""
+        return self.cases_total > self.cases
+
+    def interval(self, part):
+        """The 95% Wilson interval of part over the tested cases, for a
+        sampled function; None for one run whole (its rate is exact)."""
+        return wilson(part, self.tested) if self.sampled else None
+
+    @property
+    def abort_interval(self):
+        return self.interval(self.aborts)
+
+    @property
+    def restart_interval(self):
+        return self.interval(self.restarts)
+
+    @property
+    def failure_interval(self):
+        return self.interval(self.failing)
 
     def count(self, outcome):
         """Adds one case of this outcome to the counts."""
@@ -246,6 +286,9 @@ class FunctionStats:
                     restarts=self.restarts, setups=self.setups,
                     abort_rate=self.abort_rate, restart_rate=self.restart_rate,
                     failure_rate=self.failure_rate, stream_abort_rate=self.stream_abort_rate,
+                    cases_total=self.cases_total, sampled=self.sampled,
+                    abort_interval=self.abort_interval, restart_interval=self.restart_interval,
+                    failure_interval=self.failure_interval,
                     signals={str(k): v for k, v in self.signals.items()},
                     failing_values=[v.as_dict() for v in self.failing_values])
 
@@ -269,10 +312,16 @@ class TargetSummary:
     # {function: its stdio equivalent}, in the spec's order; empty when the
     # spec is not here
     equivalents: dict = field(default_factory=dict)
+    repeated: int = 1  # how many times each case ran (run --repeat N)
+    flaky: list = field(default_factory=list)  # [(function, case index, outcomes)]
 
     @property
     def target_version(self):
         return self.info.target_version
+
+    @property
+    def flaky_count(self):
+        return len(self.flaky)
 
     def mean_over(self, attr, names=None):
         """The unweighted mean of attr over the functions (those in names only,
@@ -325,7 +374,8 @@ class TargetSummary:
                     target_version=self.target_version, functions=self.function_count,
                     cases=self.cases, abort_rate=self.abort_rate,
                     restart_rate=self.restart_rate, failure_rate=self.failure_rate,
-                    stream_abort_rate=self.stream_abort_rate)
+                    stream_abort_rate=self.stream_abort_rate, repeated=self.repeated,
+                    flaky=[dict(function=f, case=i, outcomes=o) for f, i, o in self.flaky])
 
 
 TARGET_CSV_FIELDS = ("target", "run", "db", "target_version", "functions", "cases",
@@ -388,6 +438,20 @@ def latest_runs(conn):
     return {target: run for target, run in rows}
 
 
+def report_runs(conn):
+    """{target: run id} the report's body shows: the newest finished run of
+    each target in our dictionary, or the newest in another for a target run
+    only there (the dictionaries module sets them side by side)."""
+    rows = conn.execute("SELECT target, coalesce(max(CASE WHEN dictionary = 'ours' THEN id END),"
+                        " max(id)) FROM runs WHERE finished IS NOT NULL"
+                        " GROUP BY target ORDER BY target")
+    return {target: run for target, run in rows}
+
+
+def _dictionary_of(conn, run):
+    return conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run,)).fetchone()[0]
+
+
 def _new_params(f, datatypes):
     """f's parameters, named from its signature, with empty value counts."""
     names = parameter_names(f.signature)
@@ -423,10 +487,10 @@ def _finish_values(f, counts):
 def summarize(conn, target, run, db=""):
     """The TargetSummary of one run, from its raw result rows."""
     stats, counts = {}, {}
-    for name, signature, types in conn.execute(
-            "SELECT name, signature, datatypes FROM functions WHERE run_id = ? ORDER BY name",
-            (run,)):
-        f = stats[name] = FunctionStats(target, run, name, signature)
+    for name, signature, types, total in conn.execute(
+            "SELECT name, signature, datatypes, cases_total FROM functions WHERE run_id = ?"
+            " ORDER BY name", (run,)):
+        f = stats[name] = FunctionStats(target, run, name, signature, cases_total=total)
         f.params = _new_params(f, types.split())
         counts[name] = [{} for _ in f.params]
     for function, values, outcome, signal in conn.execute(
@@ -446,7 +510,12 @@ def summarize(conn, target, run, db=""):
     for name, f in stats.items():
         _finish_values(f, counts[name])
         f.signals = dict(sorted(f.signals.items()))
-    return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()))
+    repeated = conn.execute("SELECT times FROM repeats WHERE run_id = ?", (run,)).fetchone()
+    flaky = conn.execute("SELECT function, case_index, outcomes FROM flaky WHERE run_id = ?"
+                         " ORDER BY function, case_index", (run,)).fetchall()
+    return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
+                         repeated=repeated[0] if repeated else 1,
+                         flaky=[tuple(f) for f in flaky])
 
 
 def failing_cases(conn, run, function, limit):
@@ -551,6 +620,10 @@ class Report:
     hardening: list                # [PairSet] a target vs the build that extends it
     study: dict = field(default_factory=lambda: dict(STUDY))
     bench: list = field(default_factory=list)  # [BenchRun] the newest of each store
+    # [dictionaries.DictionaryColumn]: sfio and stdio under each dictionary
+    dictionaries: list = field(default_factory=list)
+    silent: list = field(default_factory=list)     # [crash_scale.ScaleTarget]
+    hindering: list = field(default_factory=list)  # [crash_scale.ScaleTarget]
     study_figures: list = field(init=False)  # [StudyFigure]
 
     def __post_init__(self):
@@ -567,6 +640,17 @@ class Report:
     def target(self, name):
         return next((t for t in self.targets if t.target == name), None)
 
+    @property
+    def crash_scale(self):
+        """Silent, then Hindering, each target under each dictionary."""
+        return self.silent + self.hindering
+
+    @property
+    def dictionaries_differ(self):
+        """Whether a study target was run under a dictionary not ours: the
+        side-by-side table then says something the body does not."""
+        return any(d.dictionary != "ours" for d in self.dictionaries)
+
     def as_dict(self):
         return dict(
             study=self.study,
@@ -578,7 +662,10 @@ class Report:
                         for t in self.targets for f in t.functions for p in f.params],
             pairs=[p.as_dict() for p in self.pairs],
             hardened=[p.as_dict() for p in self.hardened],
-            bench=[b.as_dict() for b in self.bench])
+            bench=[b.as_dict() for b in self.bench],
+            dictionaries=[d.as_dict() for d in self.dictionaries],
+            silent=[s.as_dict() for s in self.silent],
+            hindering=[s.as_dict() for s in self.hindering])
 
 
 def _pairings(targets):
@@ -605,11 +692,15 @@ def build_report(sources, spec_texts):
     """sources: [(conn, db path)]; spec_texts(RunInfo) -> {function:
     {"note": ..., "equivalent": ...}}, what the run's spec says of each
     function (empty when the spec is not here).  The newest finished run of
-    each target found in any store is used; a target in several stores is
-    taken from the last."""
+    each target found in any store is used (in our dictionary, when it has
+    one: report_runs); a target in several stores is taken from the last,
+    but a run in ours is never replaced by one in another dictionary."""
     chosen = {}
     for conn, db in sources:
-        for target, run in latest_runs(conn).items():
+        for target, run in report_runs(conn).items():
+            held = chosen.get(target)
+            if held and held.info.dictionary == "ours" and _dictionary_of(conn, run) != "ours":
+                continue
             chosen[target] = summarize(conn, target, run, db)
     targets = [chosen[t] for t in sorted(chosen)]
     for t in targets:

@@ -9,7 +9,7 @@ from pathlib import Path
 from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
-from . import figures, html, metrics, store
+from . import dictionaries, figures, hindering, html, metrics, silent, store
 
 VERSION = version("trebuchet")  # pyproject.toml's
 
@@ -18,16 +18,21 @@ def spec_texts(info):
     """{function: {"note", "equivalent"}} from the spec the run was made
     with (metrics.RunInfo): its path as the run was given it, else its
     target's name; empty if it is not here (a store from elsewhere)."""
-    try:
-        spec = specs.load(specs.find_spec(info.target_arg))
-    except TrebuchetError:
-        return {}
-    return {f.name: {"note": f.note, "equivalent": f.equivalent} for f in spec.functions}
+    return {f.name: {"note": f.note, "equivalent": f.equivalent}
+            for f in specs.functions_of(info.target_arg)}
+
+
+equivalents_of = silent.equivalents_of
 
 
 def build(dbs):
     conns = {str(db): store.connect(db) for db in dbs}
-    report = metrics.build_report([(c, db) for db, c in conns.items()], spec_texts)
+    sources = [(c, db) for db, c in conns.items()]
+    report = metrics.build_report(sources, spec_texts)
+    report.dictionaries = dictionaries.side_by_side(sources, equivalents_of, report.targets)
+    report.silent = silent.silent_targets(sources, equivalents_of,
+                                          dictionaries.newest_by_dictionary)
+    report.hindering = hindering.hindering_targets(sources, dictionaries.newest_by_dictionary)
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
@@ -55,4 +60,5 @@ def write(dbs, out):
     _write_csv(out / "hardened.csv", metrics.PAIR_CSV_FIELDS, summary["hardened"])
     html.write_index(out, report, drawn, VERSION)
     html.write_function_pages(out, report, conns, VERSION)
+    html.write_crash_scale_pages(out, report, VERSION)
     return out / "index.html"

@@ -9,9 +9,11 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench_io, bench_text, build, emit_c, executor, repro, spec as specs, summary
+from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
 from .errors import TrebuchetError
 from .exitcodes import Exit
+
+DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
 
 
 def cmd_run(args):
@@ -26,19 +28,48 @@ def cmd_run(args):
     if not args.quiet:
         for note in build.conversions_path(spec).read_text().splitlines():
             print(f"trebuchet: converted: {note}")
+    if args.resume and args.dictionary is None:
+        args.dictionary = _unfinished_dictionary(args.db, spec.target)
     started = time.monotonic()
     rc = executor.run_campaign(
         plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
         memory_mb=args.memory_mb, shard=args.shard, sandbox=not args.no_sandbox,
-        spec=args.target if specs.names_a_file(args.target) else None)
+        spec=args.target if specs.names_a_file(args.target) else None, dictionary=args.dictionary)
+    if rc == Exit.OK and args.repeat > 1:
+        run = metrics_latest_run(args.db, spec.target)
+        rc, flaky = repeat.repeat(args.db, plugin, run, args.repeat, jobs=args.jobs,
+                                  scratch=args.scratch, memory_mb=args.memory_mb)
+        if rc == Exit.OK and not args.quiet:
+            print(f"every case ran {args.repeat} times: {flaky} FLAKY"
+                  + (f" (`trebuchet report` lists them)" if flaky else ""))
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
     elif rc in (Exit.INTERRUPTED, Exit.HARNESS):
         print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
               f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)
     return rc
+
+
+def _unfinished_dictionary(db, target):
+    """The dictionary of the run --resume finishes, so that it draws from
+    it again without being told; None when there is none to find."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            row = conn.execute("SELECT dictionary FROM runs WHERE target = ? AND finished IS NULL"
+                               " ORDER BY id DESC LIMIT 1", (target,)).fetchone()
+    except sqlite3.Error:
+        return None  # the executor says what is wrong with the store
+    return row[0] if row else None
+
+
+def metrics_latest_run(db, target):
+    from trebuchet.reports import metrics, store
+
+    return metrics.latest_runs(store.connect(db))[target]
 
 
 def cmd_repro(args):
@@ -48,13 +79,18 @@ def cmd_repro(args):
         raise TrebuchetError(f"target {spec.target} has no function '{args.function}'", spec.path)
     if (args.case is None) == (args.values is None):
         raise TrebuchetError("give exactly one of --case and --values")
+    ballista = args.dictionary not in (None, "ours")
+    if ballista and (args.values is not None or args.emit_c):
+        raise TrebuchetError("--values and --emit-c know our dictionary only; "
+                             "under Ballista's give --case alone")
     if args.emit_c:
         emit_c.check_destination(args.emit_c)
     index = args.case
     if args.values is not None:
         values = args.values.replace(",", " ").split()
-        index = repro.case_index(spec, function, values, repro.listed_function(spec, function))
-    result = repro.run_case(spec, function, index, args.timeout)
+        index = repro.case_index(spec, function, values,
+                                 repro.listed_function(spec, function, args.dictionary))
+    result = repro.run_case(spec, function, index, args.timeout, args.dictionary)
     print(json.dumps(result) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
@@ -88,19 +124,25 @@ def cmd_list(args):
         plugin = None
         if args.target:
             plugin = build.build_plugin(specs.load(specs.find_spec(args.target)), quiet=True)
-        for d in executor.list_datatypes(plugin):
+        for d in executor.list_datatypes(plugin, args.dictionary):
             print(datatype_text(d))
     return Exit.OK
 
 
 def datatype_text(d):
-    """A datatype as `list datatypes` shows it: a line naming it, its C type
-    and parent, then a line per value with its description."""
+    """A datatype as `list datatypes` shows it: a line naming it, its C type,
+    parent, number of values and dials, then a line per value with its
+    description (a dial product's values are only counted)."""
     parent = f" (inherits {d['parent']})" if d["parent"] else ""
     span = f", spans {d['span']} parameters" if d.get("span", 1) > 1 else ""
-    width = max((len(v["name"]) for v in d["values"]), default=0)
-    rows = [f"    {v['name']:<{width}}  {v['desc'] or ''}".rstrip() for v in d["values"]]
-    return "\n".join([f"{d['name']}: {d['ctype']}{parent}{span}"] + rows)
+    dials = " x ".join(f"{x['name']} ({' '.join(x['choices'])})" for x in d["dials"])
+    dials = f"; dials {dials} = {d['product']}" if dials else ""
+    # a dial product's values (dotted names) are counted, not listed
+    named = [v for v in d["values"] if "." not in v["name"]]
+    width = max((len(v["name"]) for v in named), default=0)
+    rows = [f"    {v['name']:<{width}}  {v['desc'] or ''}".rstrip() for v in named]
+    return "\n".join([f"{d['name']}: {d['ctype']}{parent}{span}, {len(d['values'])} values{dials}"]
+                     + rows)
 
 
 def cmd_export(args):
@@ -297,6 +339,12 @@ def _parser():
     run.add_argument("--resume", action="store_true",
                      help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")
+    run.add_argument("--repeat", type=_bounded(int, 1, 100), default=1, metavar="N",
+                     help="run every case N times; a case whose outcome or signal differs is"
+                     " FLAKY (default 1)")
+    run.add_argument("--dictionary", choices=DICTIONARIES,
+                     help="the values to draw from: ours (default, stricter) or ballista"
+                     " (Ballista's templates, to compare with published Ballista figures)")
     run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
     run.add_argument("--no-sandbox", action="store_true",
                      help="no namespaces around test processes (to compare; the run records it)")
@@ -314,6 +362,7 @@ def _parser():
     rp.add_argument("--values", help="the case's values, e.g. buffer:VALID,size:ONE,size:ONE,FILE:NULL")
     rp.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True))
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
+    rp.add_argument("--dictionary", choices=DICTIONARIES, help="the run's dictionary (default ours)")
     rp.add_argument("--emit-c", metavar="DIR",
                     help="also write the case into DIR (new or empty) as a C program that builds"
                     " with the target's library alone: `make -C DIR` builds it, `make -C DIR"
@@ -329,6 +378,7 @@ def _parser():
     ls = sub.add_parser("list", help="list targets, functions or datatypes")
     ls.add_argument("what", choices=["targets", "functions", "datatypes"])
     ls.add_argument("--target")
+    ls.add_argument("--dictionary", choices=DICTIONARIES, help="whose datatypes (default ours)")
     ls.set_defaults(func=cmd_list)
 
     rep = sub.add_parser("report", help="write the HTML report, summary.json, CSV and figures")

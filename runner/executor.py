@@ -17,7 +17,7 @@ def _exec_path():
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
                  resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
-                 spec=None, sandbox=True):
+                 spec=None, sandbox=True, dictionary=None):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     spec: the spec's path as the user gave it, stored with the run so that
     the repro commands a report prints name the target as the run did.
@@ -26,7 +26,8 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
-               "--memory-mb": memory_mb, "--shard": shard, "--spec": spec}
+               "--memory-mb": memory_mb, "--shard": shard, "--spec": spec,
+               "--dictionary": dictionary}
     for flag, value in options.items():
         if value is not None:
             argv += [flag, str(value)]
@@ -78,19 +79,24 @@ def _with_stderr_text(result):
     return result
 
 
-def run_cases(plugin, cases_file, timeout=None):
+def run_cases(plugin, cases_file, timeout=None, dictionary=None):
     """Runs the cases listed in cases_file ("FUNCTION INDEX" lines), each on
     its own; returns their results (dicts, as `repro --json` prints them) in
     the order listed."""
-    args = ["--plugin", plugin, "--cases", cases_file]
+    args = ["--plugin", plugin, "--cases", cases_file] + _dictionary(dictionary)
     if timeout is not None:
         args += ["--timeout", timeout]
     return [_with_stderr_text(json.loads(line)) for line in _output(args).splitlines()]
 
 
-def list_functions(plugin):
-    return query(["--plugin", plugin, "--list"])
+def _dictionary(dictionary):
+    return ["--dictionary", dictionary] if dictionary else []
 
 
-def list_datatypes(plugin=None):
-    return query(["--list-datatypes"] + (["--plugin", plugin] if plugin else []))
+def list_functions(plugin, dictionary=None):
+    return query(["--plugin", plugin, "--list"] + _dictionary(dictionary))
+
+
+def list_datatypes(plugin=None, dictionary=None):
+    return query(["--list-datatypes"] + (["--plugin", plugin] if plugin else [])
+                 + _dictionary(dictionary))

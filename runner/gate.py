@@ -89,7 +89,9 @@ class GateResult:
         return bool(self.confirmed)
 
     def repro_command(self, case):
-        return f"trebuchet repro --target {self.spec} --function {case.function} --case {case.case}"
+        dictionary = self.baseline.run["dictionary"]
+        return (f"trebuchet repro --target {self.spec} --function {case.function} --case {case.case}"
+                + ("" if dictionary == "ours" else f" --dictionary {dictionary}"))
 
     def baseline_command(self):
         return (f"trebuchet baseline --db {self.db} --target {self.spec} "
@@ -105,20 +107,21 @@ def _check_parameters(baseline, info, db):
                              f"{baseline.path}: its {', '.join(differ)} differ", db)
 
 
-def _rerun_once(suspects, plugin, timeout_ms):
+def _rerun_once(suspects, plugin, timeout_ms, dictionary):
     """Runs the suspects again, each on its own, in an executor of its own."""
     with tempfile.NamedTemporaryFile("w", suffix=".cases") as listing:
         listing.write("".join(f"{n.function} {n.case}\n" for n in suspects))
         listing.flush()
-        outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000)
+        outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000, dictionary)
     for suspect, again in zip(suspects, outcomes):
         suspect.reruns.append(again)
 
 
-def _rerun(result, plugin, timeout_ms):
-    """Runs every new failure again, result.confirm times."""
+def _rerun(result, plugin, timeout_ms, dictionary):
+    """Runs every new failure again, result.confirm times, drawing from the
+    run's dictionary."""
     for _ in range(result.confirm):
-        _rerun_once(result.new, plugin, timeout_ms)
+        _rerun_once(result.new, plugin, timeout_ms, dictionary)
 
 
 def _spec_for(spec_name, baseline):
@@ -172,7 +175,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
             result.fixed.append(before)
     if result.new and confirm:
         _rerun(result, build.build_plugin(_spec_for(result.spec, baseline), quiet=True),
-               info.timeout_ms)
+               info.timeout_ms, baseline.run["dictionary"])
     result.seconds = time.monotonic() - started
     return result
 

@@ -35,10 +35,11 @@ def case_index(spec, function, values, listed):
     return index
 
 
-def run_case(spec, function, index, timeout=None):
+def run_case(spec, function, index, timeout=None, dictionary=None):
     """Runs one case; returns its result as a dict."""
     plugin = build.build_plugin(spec, quiet=True)
     args = ["--plugin", plugin, "--functions", function.name, "--case", index]
+    args += executor._dictionary(dictionary)
     if timeout is not None:
         args += ["--timeout", timeout]
     return executor.query(args, spec.path)
@@ -78,10 +79,11 @@ def outcome_text(result):
     return f"{outcome}, {detail}"
 
 
-def listed_function(spec, function):
-    """The function as `list functions` gives it."""
+def listed_function(spec, function, dictionary=None):
+    """The function as `list functions` gives it in dictionary."""
     plugin = build.build_plugin(spec, quiet=True)
-    return next(f for f in executor.list_functions(plugin) if f["name"] == function.name)
+    return next(f for f in executor.list_functions(plugin, dictionary)
+                if f["name"] == function.name)
 
 
 def _all_values(spec, param):
@@ -89,5 +91,5 @@ def _all_values(spec, param):
     return [v["name"] for v in datatype["values"]]
 
 
-def datatypes_of(spec):
-    return executor.list_datatypes(build.build_plugin(spec, quiet=True))
+def datatypes_of(spec, dictionary=None):
+    return executor.list_datatypes(build.build_plugin(spec, quiet=True), dictionary)

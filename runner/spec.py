@@ -8,6 +8,7 @@ spec's functions, datatypes and sources, and states what differs, such as
 the target name and the libraries linked.  One list of functions then serves
 two libraries."""
 import dataclasses
+import errno
 import hashlib
 import json
 import os
@@ -22,6 +23,8 @@ import jsonschema
 
 from . import executor, paths, yamlines
 from .errors import TrebuchetError
+
+ERRNO_NAMES = frozenset(errno.errorcode.values())
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Function:
     extra_args: tuple = ()
     equivalent: Optional[str] = None
     note: Optional[str] = None
+    errnos: Optional[tuple] = None  # the errno names its documentation allows; None: not stated
 
     @property
     def signature(self):
@@ -119,6 +123,15 @@ def base_datatypes():
 @lru_cache(maxsize=None)
 def _list_base():
     return executor.list_datatypes()
+
+
+def functions_of(target):
+    """The functions of a target's spec, or () when it has no spec here (a
+    store from elsewhere): what reports read beside a stored run."""
+    try:
+        return load(find_spec(target)).functions
+    except TrebuchetError:
+        return ()
 
 
 def find_spec(target):
@@ -232,7 +245,7 @@ def _build(data, path, lines):
             error_when=err["when"], error_value=err.get("value"), error_param=err.get("param"),
             error_eof=err.get("eof"), error_expr=err.get("expr"),
             extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
-            note=f.get("note")))
+            note=f.get("note"), errnos=tuple(f["errnos"]) if "errnos" in f else None))
     version = data.get("version", {})
     return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
                 includes=tuple(data.get("includes", ())),
@@ -274,6 +287,9 @@ def _check(spec, data, lines):
             if p.datatype not in known:
                 fail(f"unknown datatype '{p.datatype}' (known: {', '.join(sorted(known))})",
                      "functions", i, "params", j, "datatype")
+        for k, name in enumerate(f.errnos or ()):
+            if name not in ERRNO_NAMES:
+                fail(f"unknown errno '{name}'", "functions", i, "errnos", k)
         if f.error_when in ("less_than_param", "short_count", "out_param") and \
                 f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -69,6 +69,22 @@ CREATE TABLE IF NOT EXISTS results (
                                       -- descriptor 2 (its last lines, 512 bytes at most), or NULL
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
+);
+
+-- A run repeated (`trebuchet run --repeat N`): every case ran N times, the
+-- stored result first; a case whose outcome or signal differed between
+-- repetitions is flaky (a harness bug or an environment leak until explained).
+CREATE TABLE IF NOT EXISTS repeats (
+    run_id  INTEGER PRIMARY KEY REFERENCES runs(id),
+    times   INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS flaky (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    function    TEXT    NOT NULL,
+    case_index  INTEGER NOT NULL,
+    outcomes    TEXT    NOT NULL,  -- each repetition's, in order: "PASS, ABORT SIGSEGV, PASS"
+    PRIMARY KEY (run_id, function, case_index)
 );
 
 -- One `trebuchet bench io`: the study's I/O benchmarks, each run on every

@@ -4,7 +4,6 @@ to storing what it measured, interleaved, the three builds to doing the
 same work, and the report to the store's numbers; how fast the libraries
 are is the full-size command's job, not a test's."""
 import json
-import re
 import sqlite3
 import statistics
 import subprocess

@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +33,25 @@ static inline union tb_arg check_build(const struct tb_datatype *type, const cha
 		}
 	ck_abort_msg("%s has no value %s", type->name, name);
 	return arg;
+}
+
+/* Whether any open descriptor of this process names a file called name. */
+static inline int check_file_is_open(const char *name)
+{
+	char link[64], target[4096];
+	int fd, found = 0;
+
+	for (fd = 0; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			found |= strstr(target, name) != NULL;
+		}
+	}
+	return found;
 }
 
 /* A checked fixture: a fresh directory for the test, made its cwd. */

@@ -1,13 +1,13 @@
 /*
  * Sfio_t: SFIO streams in every state a caller can leave one in, plus the
- * pointer values that make sense for a stream.  Each stream value opens a
- * file of its own in the scratch directory.
+ * pointer values that make sense for a stream.  The plain stream states
+ * come from the table FILE shares (stream_state.h); the rest are SFIO's
+ * own.  Each stream value opens a file of its own in the scratch directory.
  */
-#include <stdint.h>
 #include <unistd.h>
 
-#include "datatype.h"
 #include "sfio_abi.h"
+#include "stream_state.h"
 
 #define GARBAGE_SIZE 512  /* more than the whole struct _sfio_s */
 
@@ -22,20 +22,41 @@ static Sfio_t *open_scratch(const char *name, const char *mode)
 	return tb_scratch_file(name, 0644) ? NULL : sfopen(NULL, name, mode);
 }
 
-static int setup_read(union tb_arg *out) { return stream(out, open_scratch("sf_read.txt", "r")); }
-static int setup_write(union tb_arg *out) { return stream(out, sfopen(NULL, "sf_write.txt", "w")); }
-static int setup_read_write(union tb_arg *out) { return stream(out, open_scratch("sf_rw.txt", "r+")); }
+/* sfnew's flags for each mode of stream_state.h, as sfopen sets them for
+ * the same letters. */
+static const int sfio_flags[] = {
+	[TB_MODE_READ] = SF_READ,
+	[TB_MODE_WRITE] = SF_WRITE,
+	[TB_MODE_APPEND] = SF_WRITE | SF_APPENDWR,
+	[TB_MODE_READ_PLUS] = SF_READ | SF_WRITE,
+	[TB_MODE_WRITE_PLUS] = SF_READ | SF_WRITE,
+	[TB_MODE_APPEND_PLUS] = SF_READ | SF_WRITE | SF_APPENDWR,
+};
 
-static int setup_closed(union tb_arg *out)
+static void *from_fd(int fd, enum tb_stream_mode mode)
 {
-	Sfio_t *f = open_scratch("sf_closed.txt", "r");
-
-	if (!f)
-		return -1;
-	/* keep the address as a number: a dangling stream is the point */
-	out->u = (uintptr_t)f;
-	return sfclose(f) ? -1 : 0;
+	return sfnew(NULL, NULL, SF_UNBOUND, fd, sfio_flags[mode]);
 }
+
+static int close_stream(void *f) { return sfclose(f); }
+
+static int read_to_eof(void *f)
+{
+	return sfgetc((Sfio_t *)f) < 0 && sfeof((Sfio_t *)f) ? 0 : -1;
+}
+
+const struct tb_stream_kind tb_stream_sfio = {
+	.prefix = "sf", .from_fd = from_fd, .close = close_stream, .read_to_eof = read_to_eof,
+};
+
+static int build_ours(const long *args, union tb_arg *out)
+{
+	return tb_stream_build(&tb_stream_sfio, &tb_stream_text_ours, args, out);
+}
+
+/* The stream states our dictionary names, as points of the dials it shares
+ * with FILE (mode, permissions, existence, position). */
+#define STATE(mode, exist, pos) .build = build_ours, .args = { mode, 0644, exist, pos }
 
 /* A read-write string stream over a page of text. */
 static int setup_string(union tb_arg *out)
@@ -48,15 +69,6 @@ static int setup_string(union tb_arg *out)
 	for (i = 0; i < 4096; i++)
 		buf[i] = tb_scratch_text[i];
 	return stream(out, sfnew(NULL, buf, 4096, -1, SF_STRING | SF_READ | SF_WRITE));
-}
-
-static int setup_at_eof(union tb_arg *out)
-{
-	Sfio_t *f = open_scratch("sf_eof.txt", "r");
-
-	if (!f || sfseek(f, 0, SEEK_END) < 0 || sfgetc(f) >= 0 || !sfeof(f))
-		return -1;
-	return stream(out, f);
 }
 
 /* A read stream whose descriptor was closed underneath it. */
@@ -79,12 +91,17 @@ static int setup_garbage(union tb_arg *out)
 }
 
 static const struct tb_value stream_values[] = {
-	{ .name = "READ", .setup = setup_read, .desc = "a text file opened \"r\"" },
-	{ .name = "WRITE", .setup = setup_write, .desc = "a new file opened \"w\"" },
-	{ .name = "READ_WRITE", .setup = setup_read_write, .desc = "a text file opened \"r+\"" },
-	{ .name = "CLOSED", .setup = setup_closed, .desc = "a stream already sfclosed" },
+	{ .name = "READ", STATE(TB_MODE_READ, TB_EXIST, TB_POS_BEGINNING),
+	  .desc = "a text file opened \"r\" (READ.EXIST.BEGINNING)" },
+	{ .name = "WRITE", STATE(TB_MODE_WRITE, TB_EXIST, TB_POS_EMPTY),
+	  .desc = "a new file opened \"w\" (WRITE.EXIST.EMPTY)" },
+	{ .name = "READ_WRITE", STATE(TB_MODE_READ_PLUS, TB_EXIST, TB_POS_BEGINNING),
+	  .desc = "a text file opened \"r+\" (READ_PLUS.EXIST.BEGINNING)" },
+	{ .name = "CLOSED", STATE(TB_MODE_READ, TB_CLOSED, TB_POS_BEGINNING),
+	  .desc = "a stream already sfclosed (READ.CLOSED.BEGINNING)" },
 	{ .name = "STRING", .setup = setup_string, .desc = "sfnew string stream over 4 KiB, read-write" },
-	{ .name = "AT_EOF", .setup = setup_at_eof, .desc = "a read stream with SF_EOF set" },
+	{ .name = "AT_EOF", STATE(TB_MODE_READ, TB_EXIST, TB_POS_AT_EOF),
+	  .desc = "a read stream with SF_EOF set" },
 	{ .name = "BAD_FD", .setup = setup_bad_fd, .desc = "a read stream whose descriptor was closed" },
 	{ .name = "STDIN", .setup = setup_stdin },
 	{ .name = "STDOUT", .setup = setup_stdout },

@@ -16,7 +16,7 @@
 #include "check_run.h"
 #include "sfio_abi.h"
 
-extern const struct tb_datatype tb_type_sfio_stream, tb_type_sfio_buffer;
+extern const struct tb_datatype tb_type_sfio_stream, tb_type_sfio_buffer, tb_type_ballista_sfio;
 
 static Sfio_t *stream(const char *name)
 {
@@ -105,33 +105,32 @@ START_TEST(stream_values_are_in_their_states)
 }
 END_TEST
 
-/* Whether any open descriptor of this process names a file called name. */
-static int file_is_open(const char *name)
-{
-	char link[64], target[4096];
-	int fd, found = 0;
-
-	for (fd = 0; fd < 1024; fd++) {
-		ssize_t n;
-
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			found |= strstr(target, name) != NULL;
-		}
-	}
-	return found;
-}
-
 START_TEST(closed_stream_was_sfclosed)
 {
+	/* files are named by mode, existence and position (stream_state.c):
+	 * CLOSED is READ.CLOSED.BEGINNING, READ is READ.EXIST.BEGINNING */
 	ck_assert_ptr_nonnull(stream("CLOSED"));
-	ck_assert(file_is_open("sf_read.txt") == 0);
-	ck_assert(!file_is_open("sf_closed.txt"));
+	ck_assert(!check_file_is_open("sf_m0_e1_p1.txt"));
 	/* the check itself sees open files */
 	ck_assert_ptr_nonnull(stream("READ"));
-	ck_assert(file_is_open("sf_read.txt"));
+	ck_assert(check_file_is_open("sf_m0_e0_p1.txt"));
+}
+END_TEST
+
+/* Ballista's Sfio_t: the stream states FILE's b_ptr_file has, as SFIO
+ * streams over the 18-byte file. */
+START_TEST(ballista_streams_are_in_their_states)
+{
+	Sfio_t *f = check_build(&tb_type_ballista_sfio, "READ.R_USER.EXIST.EOF").ptr;
+
+	ck_assert_int_eq(sftell(f), 18);
+	ck_assert(!sfeof(f));
+	f = check_build(&tb_type_ballista_sfio, "READ_PLUS.NONE.EXIST.BEGINNING").ptr;
+	ck_assert_int_eq(sfgetc(f), 'A');
+	f = check_build(&tb_type_ballista_sfio, "APPEND.R_USER.CLOSED.EMPTY").ptr;
+	ck_assert(!check_file_is_open("sf_m2_e1_p0.txt"));
+	f = check_build(&tb_type_ballista_sfio, "WRITE.R_USER.EXIST.EMPTY").ptr;
+	ck_assert_int_eq(sfputc(f, 'x'), 'x');
 }
 END_TEST
 
@@ -162,6 +161,7 @@ int main(void)
 	tcase_add_test(values, stream_values_are_in_their_states);
 	tcase_add_test(values, closed_stream_was_sfclosed);
 	tcase_add_test(values, void_t_is_buffer_by_another_name);
+	tcase_add_test(values, ballista_streams_are_in_their_states);
 	suite_add_tcase(s, abi);
 	suite_add_tcase(s, values);
 	return check_run_in_scratch(s);

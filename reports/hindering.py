@@ -1,0 +1,43 @@
+"""Hindering failures: an error reported with an errno the function's
+documentation does not allow, or with none (errno 0).  A function is judged
+when its spec lists `errnos`, on its cases less SETUP."""
+from trebuchet.runner import spec as specs
+from trebuchet.runner.names import errno_name
+
+from . import crash_scale, metrics
+
+
+def allowed_errnos(target):
+    """{function: set of errno names} from the target's spec, if here."""
+    return {f.name: set(f.errnos) for f in specs.functions_of(target) if f.errnos is not None}
+
+
+def _judge(conn, run, target, name, allowed):
+    f = crash_scale.ScaleFunction(target, name)
+    for index, values, outcome, error, err in conn.execute(
+            "SELECT case_index, value_names, outcome, error_reported, errno FROM results"
+            " WHERE run_id = ? AND function = ? ORDER BY case_index", (run, name)):
+        if outcome == "SETUP":
+            continue
+        f.judged += 1
+        if outcome == "PASS" and error and (not err or errno_name(err) not in allowed):
+            f.add(index, values.split(" ") if values else [],
+                  "no errno" if not err else f"errno {errno_name(err)}")
+    return f
+
+
+def hindering_targets(sources, newest_by_dictionary, allowed_of=allowed_errnos):
+    """[ScaleTarget], one per (dictionary, target) whose spec lists errnos."""
+    out = []
+    chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
+    for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
+                                                         key=lambda kv: kv[0][::-1]):
+        allowed = allowed_of(target)
+        functions = [_judge(conn, run, target, name, allowed[name])
+                     for name in crash_scale.function_names(conn, run) if name in allowed]
+        functions = [f for f in functions if f.judged]
+        if functions:
+            out.append(crash_scale.ScaleTarget(
+                "hindering", target, dictionary, run, functions,
+                [(metrics.RunInfo.read(conn, run), db)], "the errnos its spec allows"))
+    return out

@@ -1,0 +1,70 @@
+"""Hindering failures: an error reported with an errno the spec's `errnos`
+does not list, or with none; recomputed in SQL from the stored results and
+the spec file's own lists, and bad lists rejected with file and line."""
+import errno
+import json
+import sqlite3
+
+import pytest
+import yaml
+
+from conftest import ROOT, trebuchet
+from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
+
+FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hindering")
+    db = root / "h.db"
+    trebuchet("run", "--target", "stdio", "--functions", ",".join(FUNCTIONS), "--cap", "300",
+              "--db", db, "--quiet")
+    trebuchet("report", "--db", db, "--out", root / "r")
+    return db, root / "r"
+
+
+def test_hindering_counts_are_the_errnos_the_spec_does_not_allow(report):
+    db, out = report
+    spec = yaml.safe_load((ROOT / "targets/stdio/stdio.yaml").read_text())
+    allowed = {f["name"]: {getattr(errno, e) for e in f["errnos"]}
+               for f in spec["functions"] if "errnos" in f}
+    (stdio,) = [s for s in json.loads((out / "summary.json").read_text())["hindering"]
+                if s["target"] == "stdio"]
+    got = {f["function"]: (f["judged"], f["hindering"]) for f in stdio["functions"]}
+    assert "ungetc" not in got  # its documentation names no errno: not judged
+    with sqlite3.connect(db) as conn:
+        for name in set(FUNCTIONS) & set(allowed):
+            rows = conn.execute("SELECT errno FROM results WHERE function = ? AND outcome = 'PASS'"
+                                " AND error_reported", (name,)).fetchall()
+            (judged,) = conn.execute("SELECT count(*) FROM results WHERE function = ?"
+                                     " AND outcome != 'SETUP'", (name,)).fetchone()
+            want = sum(1 for (e,) in rows if not e or e not in allowed[name])
+            assert got[name] == (judged, want), name
+    # fputs of a long string into a full fmemopen stream: EOF with errno 0
+    assert got["fputs"][1] > 0
+    page = (out / "stdio-hindering-ours.html").read_text()
+    for f in stdio["functions"]:
+        if f["hindering"]:
+            assert f"--function {f['function']} --case" in page
+
+
+def test_an_unknown_errno_names_file_and_line(tmp_path):
+    spec = write_spec(tmp_path, "functions:\n" + GOOD_FUNCTION + "    errnos: [EBADF, ENOTANERRNO]\n",
+                      "baderrno")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "baderrno.yaml:9:",
+                       "unknown errno 'ENOTANERRNO'")
+
+
+def test_the_export_and_the_baseline_carry_hindering_counts(report, tmp_path):
+    db, out = report
+    (stdio,) = [s for s in json.loads((out / "summary.json").read_text())["hindering"]
+                if s["target"] == "stdio"]
+    records = json.loads(trebuchet("export", "--db", db, "--format", "json").stdout)
+    trebuchet("baseline", "--db", db, "--target", "stdio", "--out", tmp_path / "b.json")
+    functions = json.loads((tmp_path / "b.json").read_text())["functions"]
+    for f in stdio["functions"]:
+        mine = [r for r in records if r["function"] == f["function"]]
+        assert sum(r["hindering"] is True for r in mine) == f["hindering"]
+        assert functions[f["function"]]["hindering"] == f["hindering"]
+    assert all(r["hindering"] is None for r in records if r["function"] == "ungetc")
