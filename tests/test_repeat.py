@@ -12,8 +12,10 @@ from trebuchet.reports.metrics import wilson
 
 def test_a_case_that_alternates_is_flaky_and_listed(sandbox_dirs, tmp_path):
     _, scratch_parent = sandbox_dirs
-    env = {"TMPDIR": str(scratch_parent)}
-    toggle = scratch_parent / "st_flaky.toggle"  # st_flaky fails on every other call
+    share = tmp_path / "share"  # the one folder test processes share (TREBUCHET_SHARE)
+    share.mkdir()
+    env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
+    toggle = share / "st_flaky.toggle"  # st_flaky fails on every other call
     toggle.write_text("1")
     toggle.chmod(0o666)
     db = tmp_path / "r.db"
