@@ -7,9 +7,12 @@ from trebuchet.runner.names import errno_name
 from . import crash_scale, metrics
 
 
-def allowed_errnos(target):
-    """{function: set of errno names} from the target's spec, if here."""
-    return {f.name: set(f.errnos) for f in specs.functions_of(target) if f.errnos is not None}
+def allowed_errnos(info):
+    """{function: set of errno names} from the spec the run (metrics.RunInfo)
+    was made with: its path as the run was given it, else its target's
+    name; empty if it is not here."""
+    return {f.name: set(f.errnos) for f in specs.functions_of(info.target_arg)
+            if f.errnos is not None}
 
 
 def _judge(conn, run, target, name, allowed):
@@ -32,12 +35,13 @@ def hindering_targets(sources, newest_by_dictionary, allowed_of=allowed_errnos):
     chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
-        allowed = allowed_of(target)
+        info = metrics.RunInfo.read(conn, run)
+        allowed = allowed_of(info)
         functions = [_judge(conn, run, target, name, allowed[name])
                      for name in crash_scale.function_names(conn, run) if name in allowed]
         functions = [f for f in functions if f.judged]
         if functions:
             out.append(crash_scale.ScaleTarget(
                 "hindering", target, dictionary, run, functions,
-                [(metrics.RunInfo.read(conn, run), db)], "the errnos its spec allows"))
+                [(info, db)], "the errnos its spec allows"))
     return out

@@ -130,7 +130,9 @@ def write_crash_scale_pages(out, report, version):
     template = _env().get_template("crash_scale.html.j2")
     for s in report.crash_scale:
         runs = [RunRow(info, db) for info, db in s.runs]
-        (out / s.page).write_text(template.render(s=s, version=version, runs=runs))
+        # its own run's, first: as the run named its target (see write_function_pages)
+        (out / s.page).write_text(template.render(
+            s=s, version=version, runs=runs, target_arg=shlex.quote(runs[0].info.target_arg)))
 
 
 def write_function_pages(out, report, conns, version):

@@ -68,3 +68,24 @@ def test_the_export_and_the_baseline_carry_hindering_counts(report, tmp_path):
         assert sum(r["hindering"] is True for r in mine) == f["hindering"]
         assert functions[f["function"]]["hindering"] == f["hindering"]
     assert all(r["hindering"] is None for r in records if r["function"] == "ungetc")
+
+
+def test_a_spec_of_ones_own_is_judged_by_its_errnos(tmp_path):
+    """The errnos come from the spec the run was made with, found again by
+    the path the run was given; the page's commands name that path."""
+    spec = write_spec(tmp_path, """\
+        functions:
+          - name: fputs
+            returns: int
+            params:
+              - {name: s, type: const char *, datatype: string}
+              - {name: stream, type: FILE *, datatype: FILE}
+            error: {when: eof}
+            errnos: [EINVAL]
+        """, "ownlib")
+    db = tmp_path / "own.db"
+    assert run_spec(spec, db).returncode == 0
+    trebuchet("report", "--db", db, "--out", tmp_path / "r")
+    page = (tmp_path / "r" / "ownlib-hindering-ours.html").read_text()
+    # fputs into a stream open for reading: EOF with EBADF, not allowed here
+    assert f"trebuchet repro --target {spec} --function fputs --case" in page
