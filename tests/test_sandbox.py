@@ -52,6 +52,17 @@ def daemons():
     return found
 
 
+def bait_parent():
+    """A folder for the bait that the sandbox's private /tmp, /var/tmp and
+    /dev/shm do not hide: the build folder, unless the checkout itself lies
+    in one of them (a clone in /tmp), then /var/lib (as root)."""
+    for folder in (ROOT / "build", Path("/var/lib")):
+        inside_shared = any(folder.resolve().is_relative_to(d) for d in SHARED)
+        if not inside_shared and os.access(folder, os.W_OK):
+            return folder
+    pytest.skip("no writable folder outside /tmp, /var/tmp and /dev/shm for the bait")
+
+
 class Bait:
     """What the hostile functions reach for, laid out as selftest.h says: a
     base directory outside /tmp (so that the sandbox's private /tmp does not
@@ -61,7 +72,7 @@ class Bait:
     stands between a test process and them."""
 
     def __init__(self):
-        self.base = Path(tempfile.mkdtemp(prefix="escape-", dir=ROOT / "build"))
+        self.base = Path(tempfile.mkdtemp(prefix="escape-", dir=bait_parent()))
         self.tmp, self.store = self.base / "tmp", self.base / "store"
         for d in (self.base, self.tmp, self.store):
             d.mkdir(exist_ok=True)
