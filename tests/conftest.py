@@ -89,6 +89,17 @@ def function_cases(target):
     return {line.split()[0].split(".", 1)[1]: int(line.split()[1]) for line in lines}
 
 
+def campaigns_with_report(root, *runs):
+    """Runs each campaign (the arguments of one `trebuchet run`) into one
+    store under root and writes the report of them all beside it; returns
+    (store, report folder)."""
+    db, out = root / "runs.db", root / "report"
+    for run in runs:
+        trebuchet("run", *run, "--db", db, "--quiet")
+    trebuchet("report", "--db", db, "--out", out)
+    return db, out
+
+
 def query(db, sql, *params):
     with sqlite3.connect(db) as conn:
         return conn.execute(sql, params).fetchall()

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 import yaml
 
-from conftest import ROOT, trebuchet
+from conftest import ROOT, campaigns_with_report, trebuchet
 from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
 
 FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]
@@ -16,12 +16,9 @@ FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    root = tmp_path_factory.mktemp("hindering")
-    db = root / "h.db"
-    trebuchet("run", "--target", "stdio", "--functions", ",".join(FUNCTIONS), "--cap", "300",
-              "--db", db, "--quiet")
-    trebuchet("report", "--db", db, "--out", root / "r")
-    return db, root / "r"
+    return campaigns_with_report(
+        tmp_path_factory.mktemp("hindering"),
+        ("--target", "stdio", "--functions", ",".join(FUNCTIONS), "--cap", "300"))
 
 
 def test_hindering_counts_are_the_errnos_the_spec_does_not_allow(report):

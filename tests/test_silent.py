@@ -6,20 +6,17 @@ import sqlite3
 
 import pytest
 
-from conftest import trebuchet
+from conftest import campaigns_with_report, trebuchet
 
 FUNCTIONS = "sfclose,sfseek,sfputc,sfsync"
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    root = tmp_path_factory.mktemp("silent")
-    db = root / "s.db"
-    for target in ("sfio", "robust_sfio"):
-        trebuchet("run", "--target", target, "--functions", FUNCTIONS, "--cap", "150",
-                  "--db", db, "--quiet")
-    trebuchet("report", "--db", db, "--out", root / "r")
-    return db, root / "r"
+    return campaigns_with_report(
+        tmp_path_factory.mktemp("silent"),
+        *(("--target", target, "--functions", FUNCTIONS, "--cap", "150")
+          for target in ("sfio", "robust_sfio")))
 
 
 def test_silent_counts_are_the_votes_sql_counts(report):
