@@ -124,7 +124,7 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -o $@ $(BUILD)/obj/harness/main.o \
-		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -lsqlite3 -ldl
+		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -ldl
 
 # the Check suite of the datatypes counts the TB_DATATYPE definitions
 DEFINES_DATATYPE := ^TB_DATATYPE[(]

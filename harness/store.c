@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "sqlite_late.h"
 #include "store.h"
 
 /* schemas/results.sql, linked in by the Makefile (ld -r -b binary) */
@@ -100,6 +100,10 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	st->lock_fd = -1;
+	if (tb_sqlite_load(err, errlen)) {
+		free(st);
+		return NULL;
+	}
 	if (sqlite3_open(path, &st->db) != SQLITE_OK) {
 		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
 		goto fail;

@@ -1,0 +1,59 @@
+/*
+ * SQLite, loaded when the store is first opened instead of linked.
+ *
+ * Every test process is a fork of a fork server, and a fork copies, and an
+ * exit tears down, every mapping the server holds.  The servers are forked
+ * before the store is opened (main.c), so a SQLite the executor linked
+ * would sit in them, with the libm it needs, for nothing: ten mappings and
+ * their pages in every fork.  Loaded here, after the servers exist, it is
+ * in the executor alone.  Measured on st_return (bench/throughput.py):
+ * about a tenth more cases a second.
+ *
+ * store.c is written against SQLite's own names; this header turns each
+ * into a call through the table tb_sqlite_load() fills.
+ */
+#ifndef TREBUCHET_SQLITE_LATE_H
+#define TREBUCHET_SQLITE_LATE_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+/* each SQLite function the store calls, once */
+#define TB_SQLITE_FUNCTIONS(X) \
+	X(bind_blob) X(bind_int) X(bind_int64) X(bind_null) X(bind_text) \
+	X(busy_timeout) X(close) X(column_int) X(column_int64) X(column_text) \
+	X(errmsg) X(exec) X(finalize) X(last_insert_rowid) X(open) \
+	X(prepare_v2) X(reset) X(step)
+
+#define TB_SQLITE_MEMBER(name) __typeof__(sqlite3_##name) *name;
+struct tb_sqlite {
+	TB_SQLITE_FUNCTIONS(TB_SQLITE_MEMBER)
+};
+#undef TB_SQLITE_MEMBER
+extern struct tb_sqlite tb_sqlite;
+
+/* Loads libsqlite3 once; 0, or -1 with why. */
+int tb_sqlite_load(char *why, size_t len);
+
+#ifndef TB_SQLITE_LATE_IMPL
+#define sqlite3_bind_blob (*tb_sqlite.bind_blob)
+#define sqlite3_bind_int (*tb_sqlite.bind_int)
+#define sqlite3_bind_int64 (*tb_sqlite.bind_int64)
+#define sqlite3_bind_null (*tb_sqlite.bind_null)
+#define sqlite3_bind_text (*tb_sqlite.bind_text)
+#define sqlite3_busy_timeout (*tb_sqlite.busy_timeout)
+#define sqlite3_close (*tb_sqlite.close)
+#define sqlite3_column_int (*tb_sqlite.column_int)
+#define sqlite3_column_int64 (*tb_sqlite.column_int64)
+#define sqlite3_column_text (*tb_sqlite.column_text)
+#define sqlite3_errmsg (*tb_sqlite.errmsg)
+#define sqlite3_exec (*tb_sqlite.exec)
+#define sqlite3_finalize (*tb_sqlite.finalize)
+#define sqlite3_last_insert_rowid (*tb_sqlite.last_insert_rowid)
+#define sqlite3_open (*tb_sqlite.open)
+#define sqlite3_prepare_v2 (*tb_sqlite.prepare_v2)
+#define sqlite3_reset (*tb_sqlite.reset)
+#define sqlite3_step (*tb_sqlite.step)
+#endif
+
+#endif
