@@ -120,10 +120,13 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
 
-# -rdynamic: plugins use the datatype helpers from the executor
+# -rdynamic: plugins use the datatype helpers from the executor.
+# -z noseparate-code: three mappings, not five, in the fork servers, whose
+# every mapping each test process's fork copies and its exit tears down
+# (docs/sandbox.md has what each such change gained)
 $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -o $@ $(BUILD)/obj/harness/main.o \
+	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -Wl,-z,noseparate-code -o $@ $(BUILD)/obj/harness/main.o \
 		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -ldl
 
 # the Check suite of the datatypes counts the TB_DATATYPE definitions
