@@ -160,11 +160,25 @@ $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 # programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them
 ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio -l:libgvpr.so.2
 
-$(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c $(ROBUST_LIB) $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
+# The same library as an archive, for the programs that reach its internals
+# (the Check suites, the checks' benchmark): the shared library hides them.
+# Linked whole, so that every wrapper and allocator watch is there as in the
+# shared library, and ahead of libgvpr.so.2, whose calls it then interposes.
+ROBUST_OBJ     := $(ROBUST_SRC:%.c=$(BUILD)/obj/%.o)
+ROBUST_ARCHIVE := $(BUILD)/lib/librobust_sfio.a
+$(BUILD)/obj/targets/robust_sfio/%.o: targets/robust_sfio/%.c $(ROBUST_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fno-semantic-interposition -c -o $@ $<
+$(ROBUST_ARCHIVE): $(ROBUST_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+ROBUST_INTERNAL_LINK := -Wl,--whole-archive $(ROBUST_ARCHIVE) -Wl,--no-whole-archive -ldl -l:libgvpr.so.2
+
+$(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c $(ROBUST_ARCHIVE) $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< \
 		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
-		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_LINK)
+		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_INTERNAL_LINK)
 
 # the equivalence programs, once on plain SFIO and once on Robust SFIO
 $(BUILD)/targets/robust_sfio/tests/equivalence_plain: targets/robust_sfio/tests/equivalence.c targets/sfio/sfio_abi.h
@@ -189,8 +203,8 @@ $(BUILD)/bench/io/iobench_robust_sfio: bench/io/iobench.c $(ROBUST_LIB) $(ROBUST
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
 
-$(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_LIB)
+$(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_LINK)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
 .PHONY: help build run test bench bench-io clean deps deps-test venv c

@@ -46,16 +46,6 @@
 #include "robust_registry.h"
 #include "sfio_abi.h"
 
-/* The two streams found open most recently (a program reading one stream
- * and writing another alternates between them), and the generation they
- * were found in: a new generation forgets both. */
-struct rs_hot {
-	const Sfio_t *stream[2];
-	uint64_t generation;
-};
-extern struct rs_hot rs_hot;
-extern uint64_t rs_memory_epoch;
-
 /* The streams the in-line sfgetc and sfputc of robust_sfio.h may use with
  * one comparison: the last stream sfgetc (sfputc) passed the full check on,
  * still open and still readable (writable).  A cleared one is rs_no_stream,
@@ -71,6 +61,20 @@ static inline void rs_fast_forget(void)
 {
 	rs_fast.reader = rs_fast.writer = &rs_no_stream;
 }
+
+/* Everything below is the library's own: hidden, so that its code reaches
+ * it without the GOT and the PLT.  Only rs_fast is read by programs. */
+#pragma GCC visibility push(hidden)
+
+/* The two streams found open most recently (a program reading one stream
+ * and writing another alternates between them), and the generation they
+ * were found in: a new generation forgets both. */
+struct rs_hot {
+	const Sfio_t *stream[2];
+	uint64_t generation;
+};
+extern struct rs_hot rs_hot;
+extern uint64_t rs_memory_epoch;
 
 /* How often a check could not be answered from memory and was made in
  * full: what the tests and the benchmark read to see the cache work. */
@@ -208,5 +212,7 @@ static inline int rs_string_ok(const char *s)
 
 /* Forget every remembered check (for tests and the benchmark). */
 void rs_forget(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -2,6 +2,10 @@
 #ifndef ROBUST_CODE_H
 #define ROBUST_CODE_H
 
+#pragma GCC visibility push(hidden)  /* the library's own, not its interface */
+
 int rs_code_ok(const void *fn);
+
+#pragma GCC visibility pop
 
 #endif

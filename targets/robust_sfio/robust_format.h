@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#pragma GCC visibility push(hidden)  /* the library's own, not its interface */
+
 /* The arguments of a printf format are safe to print; else errno is set
  * (EFAULT, or EINVAL for a format this library cannot check). */
 int rs_printf_ok(const char *format, va_list args);
@@ -20,5 +22,7 @@ int rs_printf_ok(const char *format, va_list args);
  * errno set when a destination cannot be written or the format cannot be
  * checked.  A returned copy other than format is freed with free(). */
 char *rs_scanf_format(const char *format, va_list args);
+
+#pragma GCC visibility pop
 
 #endif

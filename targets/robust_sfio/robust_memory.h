@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#pragma GCC visibility push(hidden)  /* the library's own, not its interface */
+
 /* 1 if the n bytes at p can all be read, and written too when want_write;
  * 0 if not (NULL, unmapped, protected, or p + n wrapping around).  n == 0
  * asks nothing of the memory and is always 1. */
@@ -19,5 +21,7 @@ size_t rs_memory_span(const void *p, size_t max, int want_write);
 
 /* The granule of access: the kernel grants and takes it a page at a time. */
 size_t rs_memory_page_size(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -17,6 +17,8 @@
 #include "robust_check.h"
 #include "sfio_abi.h"
 
+#pragma GCC visibility push(hidden)  /* the library's own, not its interface */
+
 #define RS_REAL_FUNCTIONS(X) \
 	X(sfnew) X(sfopen) X(sfpopen) X(sftmp) X(sfclose) X(sfstack) X(sfswap) \
 	X(sfpool) X(sfset) X(sfsetfd) X(sfsetbuf) X(sfsync) X(sfpurge) X(sfdisc) \
@@ -58,5 +60,7 @@ extern int rs_depth;
 /* Whether f is one of SFIO's standard streams, which are static and never
  * go away: its bit among the three (1, 2, 4), or 0. */
 unsigned rs_standard_stream(const Sfio_t *f);
+
+#pragma GCC visibility pop
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#pragma GCC visibility push(hidden)  /* the library's own, not its interface */
+
 /* 0, or -1 when the set cannot grow (the stream is then not known). */
 int rs_stream_add(const void *f);
 void rs_stream_remove(const void *f);
@@ -18,5 +20,7 @@ int rs_stream_known(const void *f);
  * a stream can tell it has gone stale.  A variable, so that the in-line
  * fast paths of robust_sfio.h read it without a call. */
 extern uint64_t rs_registry_generation;
+
+#pragma GCC visibility pop
 
 #endif
