@@ -19,6 +19,7 @@ struct tb_server_config {
 	struct tb_sandbox sandbox;
 	int jobs;
 	int first_slot;            /* its slot directories are s<first_slot + i> */
+	int cpu;                   /* the core it and its test processes run on, or -1 */
 	long timeout_ms;
 	const char *scratch_root;  /* the server works (and forks) from here */
 	const char *share;         /* TREBUCHET_SHARE, or NULL (isolation.h) */

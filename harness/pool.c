@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -21,11 +22,23 @@ static int start(const struct tb_server_config *cfg, struct tb_server *srv, int 
 	return 0;
 }
 
+/* The n-th core (from 0) in set. */
+static int nth_cpu(const cpu_set_t *set, int n)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set) && n-- == 0)
+			return cpu;
+	return -1;
+}
+
 int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_server_pool *pool)
 {
 	struct tb_server_config share = *cfg;
+	cpu_set_t allowed;
 	char why[400];
-	int i;
+	int i, ncpus;
 
 	if (servers > cfg->jobs)
 		servers = cfg->jobs;
@@ -41,10 +54,17 @@ int tb_pool_start(const struct tb_server_config *cfg, int servers, struct tb_ser
 		return pool->slot_started = NULL, -1;
 	share.slot_started = pool->slot_started;
 	share.first_slot = 0;
+	/* one core each when there are as many servers as cores this
+	 * executor may use (forkserver.c, pin()); with fewer, as for runs
+	 * side by side with --jobs 1, the scheduler places them */
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	ncpus = CPU_COUNT(&allowed);
 	pool->refused[0] = '\0';
 	for (i = 0; i < servers; i++) {
 		/* the first jobs % servers servers take one slot more */
 		share.jobs = cfg->jobs / servers + (i < cfg->jobs % servers);
+		share.cpu = ncpus == servers ? nth_cpu(&allowed, i) : -1;
 		pool->outstanding[i] = 0;
 		pool->inbox[i].head = pool->inbox[i].len = 0;
 		/* the first server finds what the machine allows, the

@@ -5,6 +5,7 @@
  */
 #include <check.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -369,6 +370,15 @@ static void call_shout(const union tb_arg *a, struct tb_call *out)
 
 static void call_chatter(const union tb_arg *a, struct tb_call *out) { say_lines(); }
 
+/* Where the test process runs: its core * 1000 + how many cores it may use. */
+static void call_where(const union tb_arg *a, struct tb_call *out)
+{
+	cpu_set_t set;
+
+	out->ret = sched_getaffinity(0, sizeof(set), &set) ? -1
+		 : sched_getcpu() * 1000 + CPU_COUNT(&set);
+}
+
 static const char *const one_int[] = { "int", NULL };
 static const struct tb_function functions[] = {
 	{ .name = "echo", .params = one_int, .call = call_echo },
@@ -379,6 +389,7 @@ static const struct tb_function functions[] = {
 	{ .name = "litter", .params = one_int, .call = call_litter },
 	{ .name = "shout", .params = one_int, .call = call_shout },
 	{ .name = "chatter", .params = one_int, .call = call_chatter },
+	{ .name = "where", .params = one_int, .call = call_where },
 };
 #define NFUNCTIONS (int)(sizeof(functions) / sizeof(functions[0]))
 
@@ -398,21 +409,21 @@ static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t ind
 	return res;
 }
 
-START_TEST(server_classifies_real_processes)
+/* Starts a server on a new scratch directory root (a mkdtemp template) for
+ * the functions above, its test processes on core cpu (-1: anywhere). */
+static void start_server(struct tb_server *srv, char *root, int cpu)
 {
 	static struct tb_value_list ints;
 	static struct tb_planned_function planned[NFUNCTIONS];
-	struct tb_target target = { .nfunctions = NFUNCTIONS, .functions = planned };
+	static struct tb_target target = { .nfunctions = NFUNCTIONS, .functions = planned };
 	struct tb_server_config cfg = {
-		.target = &target, .jobs = 2, .timeout_ms = 300,
+		.target = &target, .jobs = 2, .timeout_ms = 300, .cpu = cpu,
 		.sandbox = { .devnull_fd = open("/dev/null", O_RDWR),
 			     .drop_privileges = geteuid() == 0, .uid = 65534, .gid = 65534,
 			     .address_space = 1ull << 30, .file_size = 1 << 20,
 			     .cpu_seconds = 1, .processes = 4096 },
 	};
-	char root[] = "/tmp/check-server-XXXXXX", why[400];
-	struct tb_server srv;
-	struct tb_result res;
+	char why[400];
 	int i;
 
 	tb_datatype_flatten(&tb_type_int, &ints);
@@ -426,9 +437,27 @@ START_TEST(server_classifies_real_processes)
 	if (cfg.sandbox.drop_privileges)
 		ck_assert_int_eq(chown(root, 65534, 65534), 0);
 	cfg.scratch_root = root;
-	ck_assert_int_eq(tb_server_start(&cfg, &srv, why, sizeof(why)), 0);
-	ck_assert_int_eq(tb_server_ready(&srv, why, sizeof(why)), 0);
+	ck_assert_int_eq(tb_server_start(&cfg, srv, why, sizeof(why)), 0);
+	ck_assert_int_eq(tb_server_ready(srv, why, sizeof(why)), 0);
+}
 
+/* Removes what start_server made, once the server has stopped. */
+static void remove_scratch(const char *root)
+{
+	ck_assert_int_eq(chdir(root), 0);
+	ck_assert_int_eq(rmdir("s0"), 0);
+	ck_assert_int_eq(rmdir("s1"), 0);
+	ck_assert_int_eq(chdir("/"), 0);
+	ck_assert_int_eq(rmdir(root), 0);
+}
+
+START_TEST(server_classifies_real_processes)
+{
+	char root[] = "/tmp/check-server-XXXXXX";
+	struct tb_server srv;
+	struct tb_result res;
+
+	start_server(&srv, root, -1);
 	res = run_one(&srv, 0, 3);  /* int:INT_MAX */
 	ck_assert_int_eq(res.outcome, TB_PASS);
 	ck_assert_int_eq(res.ret, 2147483647);
@@ -470,10 +499,31 @@ START_TEST(server_classifies_real_processes)
 
 	ck_assert_int_eq(tb_server_stop(&srv), 0);
 	/* each slot's directory was emptied as its process was reaped */
-	ck_assert_int_eq(chdir(root), 0);
-	ck_assert_int_eq(rmdir("s0"), 0);
-	ck_assert_int_eq(rmdir("s1"), 0);
-	ck_assert_int_eq(rmdir(root), 0);
+	remove_scratch(root);
+}
+END_TEST
+
+/* A server given a core keeps its test processes on it, and on it alone:
+ * the last core this process may use, so that it is not core 0 by chance
+ * where there are several. */
+START_TEST(server_keeps_its_test_processes_on_its_core)
+{
+	char root[] = "/tmp/check-server-XXXXXX";
+	struct tb_server srv;
+	struct tb_result res;
+	cpu_set_t set;
+	int cpu, last = -1;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			last = cpu;
+	start_server(&srv, root, last);
+	res = run_one(&srv, NFUNCTIONS - 1, 0);
+	ck_assert_int_eq(res.outcome, TB_PASS);
+	ck_assert_int_eq(res.ret, last * 1000 + 1);
+	ck_assert_int_eq(tb_server_stop(&srv), 0);
+	remove_scratch(root);
 }
 END_TEST
 
@@ -505,6 +555,7 @@ static Suite *harness_suite(void)
 	tcase_add_test(files, store_refuses_another_schema_version);
 	tcase_add_test(files, store_lists_done_cases_and_unfinished_runs);
 	tcase_add_test(server, server_classifies_real_processes);
+	tcase_add_test(server, server_keeps_its_test_processes_on_its_core);
 	tcase_set_timeout(server, 20);
 	suite_add_tcase(s, cases);
 	suite_add_tcase(s, contract);
