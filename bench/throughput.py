@@ -16,6 +16,10 @@ an order rotated between repetitions, so that drift in the machine's load
 falls on all of them alike.
 
     .venv/bin/python bench/throughput.py [--jobs N] [--repeat N] [--skip-stdio]
+                                         [--baseline PATH]
+
+--baseline names another build of trebuchet-exec (an earlier commit's, say),
+run in the same turns on the same plugin, to measure a change.
 """
 import argparse
 import os
@@ -44,13 +48,13 @@ def bare_rate(jobs, count, forkers=1):
     return float(out.split()[1])
 
 
-def campaign_rate(target, jobs, extra):
+def campaign_rate(target, jobs, extra, executor=EXEC):
     """Cases stored per second of wall time, for one whole executor run."""
     so = plugin(target)  # built (or found fresh) before the clock starts
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         start = time.perf_counter()
-        subprocess.run([str(EXEC), "--plugin", str(so), "--db", str(db),
+        subprocess.run([str(executor), "--plugin", str(so), "--db", str(db),
                         "--jobs", str(jobs), "--quiet", *extra], check=True)
         elapsed = time.perf_counter() - start
         with sqlite3.connect(db) as conn:
@@ -74,18 +78,23 @@ def main():
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--skip-stdio", action="store_true")
+    parser.add_argument("--baseline", type=Path, help="another trebuchet-exec to measure alike")
     args = parser.parse_args()
 
     engine_cases = 6561
     servers = min(os.cpu_count() or 1, args.jobs)
     st_return = ["--functions", "st_return", "--cap", str(engine_cases)]
-    samples = interleaved(args.repeat, {
+    measures = {
         "bare": lambda: bare_rate(args.jobs, engine_cases),
         "bare_split": lambda: bare_rate(args.jobs, engine_cases, servers),
         "engine": lambda: campaign_rate("selftest", args.jobs, st_return)[0],
         "unsandboxed": lambda: campaign_rate("selftest", args.jobs,
                                              st_return + ["--no-sandbox"])[0],
-    })
+    }
+    if args.baseline:
+        measures["baseline"] = lambda: campaign_rate("selftest", args.jobs, st_return,
+                                                     args.baseline)[0]
+    samples = interleaved(args.repeat, measures)
     rate = {name: statistics.median(v) for name, v in samples.items()}
     bare, engine, unsandboxed = rate["bare"], rate["engine"], rate["unsandboxed"]
     # the two runs of a repetition shared the machine's state: their ratio
@@ -98,6 +107,12 @@ def main():
     print(f"executor, st_return    {engine:8.0f} cases/s   ratio {engine / bare:.2f}  (target >= 0.80)")
     print(f"  same, no sandbox     {unsandboxed:8.0f} cases/s   ratio {unsandboxed / bare:.2f}  "
           f"(the sandbox costs {100 * cost:+.1f}%, median of the turns' ratios)")
+    if args.baseline:
+        gain = statistics.median(e / b for e, b in zip(samples["engine"], samples["baseline"]))
+        print(f"  baseline {args.baseline}\n"
+              f"                       {rate['baseline']:8.0f} cases/s   ratio "
+              f"{rate['baseline'] / bare:.2f}  (this build runs {gain:.2f}x its rate, "
+              f"median of the turns' ratios)")
     if not args.skip_stdio:
         rates = [campaign_rate("stdio", args.jobs, []) for _ in range(args.repeat)]
         stdio = statistics.median(r for r, _ in rates)
