@@ -7,19 +7,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "scratch.h"
 
+/* A run's root is locked (flock) by its executor for as long as it lives:
+ * the lock goes with the process, however it ends, so a later run's sweep
+ * can tell a live run's root from a dead one's without trusting the pid in
+ * its name alone (an executor under another name, a pid reused). */
 int tb_scratch_create(const char *parent, char *out, size_t outlen)
 {
+	int fd;
+
 	/* the executor's pid, so that a later run can tell when it is gone;
 	 * padded, so that the path's length does not depend on it */
 	if ((size_t)snprintf(out, outlen, "%s/trebuchet-%07d-XXXXXX", parent, (int)getpid()) >= outlen)
 		return -1;
-	return mkdtemp(out) ? 0 : -1;
+	if (!mkdtemp(out))
+		return -1;
+	/* kept open (close-on-exec) until the process ends; fork servers
+	 * close their copies, which leaves the lock with the executor */
+	fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		flock(fd, LOCK_EX | LOCK_NB);  /* a filesystem without locks: the pid alone tells */
+	return 0;
+}
+
+/* Whether the root name (in dirfd) is locked by a live executor. */
+static int root_locked(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int locked;
+
+	if (fd < 0)
+		return 0;
+	locked = flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK;
+	close(fd);  /* and with it the lock, if this took it */
+	return locked;
 }
 
 /* Whether pid is a live trebuchet-exec: not gone, not a zombie (a killed
@@ -43,7 +70,8 @@ static int executor_alive(int pid)
 }
 
 /* A run killed with SIGKILL cannot remove its root; the next run does, once
- * the executor named in the root's name is gone. */
+ * the executor named in the root's name is gone and nothing holds the
+ * root's lock. */
 void tb_scratch_sweep(const char *parent)
 {
 	DIR *dir = opendir(parent);
@@ -55,7 +83,8 @@ void tb_scratch_sweep(const char *parent)
 	while ((e = readdir(dir))) {
 		end = 0;
 		if (sscanf(e->d_name, "trebuchet-%d-%*6[A-Za-z0-9]%n", &pid, &end) == 1 &&
-		    end && !e->d_name[end] && pid > 0 && !executor_alive(pid))
+		    end && !e->d_name[end] && pid > 0 && !executor_alive(pid) &&
+		    !root_locked(dirfd(dir), e->d_name))
 			tb_remove_tree(dirfd(dir), e->d_name);
 	}
 	closedir(dir);

@@ -12,7 +12,8 @@
 /* Creates a fresh run root under parent; writes its path to out. */
 int tb_scratch_create(const char *parent, char *out, size_t outlen);
 
-/* Removes the roots of runs whose executor is no longer alive. */
+/* Removes the roots of runs whose executor is no longer alive (its pid is
+ * gone and nothing holds the lock tb_scratch_create took). */
 void tb_scratch_sweep(const char *parent);
 
 /* Empties the directory open as fd, whatever the test left there, using
