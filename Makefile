@@ -157,8 +157,12 @@ $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared -Wl,-soname,librobust_sfio.so \
 		-o $@ $(ROBUST_SRC) -ldl -l:libgvpr.so.2
 
-# programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them
-ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio -l:libgvpr.so.2
+# programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them.
+# libgvpr.so.2 is kept needed in its place (ahead of libc), as in a program on SFIO alone, so that
+# its allocator serves the program: --as-needed would otherwise move it behind libc, since
+# librobust_sfio.so now defines malloc (robust_pool.h), and glibc's allocator would serve instead.
+ROBUST_LINK := -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lrobust_sfio \
+	-Wl,--push-state,--no-as-needed -l:libgvpr.so.2 -Wl,--pop-state
 
 # The same library as an archive, for the programs that reach its internals
 # (the Check suites, the checks' benchmark): the shared library hides them.

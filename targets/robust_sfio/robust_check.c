@@ -25,8 +25,6 @@
 struct rs_hot rs_hot = { .generation = UINT64_MAX };  /* nothing yet */
 uint64_t rs_memory_epoch;
 struct rs_counts rs_counts;
-Sfio_t rs_no_stream;
-struct rs_fast rs_fast = { &rs_no_stream, &rs_no_stream };
 
 /* range[0, used) passed in epoch `epoch`; a new epoch empties them all.
  * Replaced in turn once all are used. */
@@ -174,5 +172,4 @@ void rs_forget(void)
 	memset(&rs_ranges, 0, sizeof(rs_ranges));
 	rs_hot.stream[0] = rs_hot.stream[1] = NULL;
 	rs_hot.generation = UINT64_MAX;
-	rs_fast_forget();
 }

@@ -20,11 +20,19 @@
  *   can (it only uses sbrk); with glibc's, a free of a block outside the
  *   break heap, a free that lowers the break, and every realloc; with any
  *   other allocator, every free and realloc.
- * - the in-line sfgetc and sfputc (robust_sfio.h) trust rs_fast's streams
- *   with one comparison: a stream is put there only by the function itself
- *   after its full check (open, and open for that direction), and every
- *   real SFIO call (RS_CALL) and every stream gone forgets them, since SFIO
- *   code is all that closes a stream or changes its mode.
+ * - the in-line sfgetc and sfputc (robust_sfio.h) keep nothing: they work
+ *   in line only on a pointer that is the start of a slot of the stream
+ *   pool (robust_pool.h), and there only as SFIO's macros would, so SFIO's
+ *   own buffer pointers decide.  A slot holds a stream SFIO made, or is
+ *   free and cleared (sfclose frees the struct, and the slot's pointers
+ *   become NULL); SFIO closes its buffer for a direction the stream is not
+ *   open for, turned off by sfset, locked (sfreserve with SF_LOCKR, or a
+ *   failed sfclose), or hidden under a stack (sfstack swaps the structs'
+ *   contents, so the handles stay in their slots).  Every other pointer
+ *   (NULL, the pool's interior, freed or unmapped memory, a stream outside
+ *   the pool) takes the function, which makes the full check.  A slot
+ *   reused by a new stream names the new stream, as a malloc()ed struct
+ *   reused would; slots are reused last-freed last to make that rare.
  * - a printf format kept parsed (robust_format.c, four of them): used again
  *   only for the same pointer, while its bytes through the NUL lie in a
  *   remembered readable range, and only if they are still the bytes it was
@@ -46,24 +54,8 @@
 #include "robust_registry.h"
 #include "sfio_abi.h"
 
-/* The streams the in-line sfgetc and sfputc of robust_sfio.h may use with
- * one comparison: the last stream sfgetc (sfputc) passed the full check on,
- * still open and still readable (writable).  A cleared one is rs_no_stream,
- * whose buffer pointers are all NULL, so the in-line test fails for it, for
- * NULL and for every other pointer, and the function does the full check. */
-struct rs_fast {
-	Sfio_t *reader, *writer;
-};
-extern struct rs_fast rs_fast;
-extern Sfio_t rs_no_stream;
-
-static inline void rs_fast_forget(void)
-{
-	rs_fast.reader = rs_fast.writer = &rs_no_stream;
-}
-
 /* Everything below is the library's own: hidden, so that its code reaches
- * it without the GOT and the PLT.  Only rs_fast is read by programs. */
+ * it without the GOT and the PLT. */
 #pragma GCC visibility push(hidden)
 
 /* The two streams found open most recently (a program reading one stream

@@ -10,40 +10,22 @@
 #undef sfputc
 #undef sfgetc
 
-/* After the call, f is trusted by the in-line path (robust_check.h) if it is
- * still the stream last found open and still open for want: the real call
- * forgot every trusted stream, and may have closed f or changed its mode. */
-static Sfio_t *still_ok(Sfio_t *f, int want)
-{
-	return rs_stream_remembered(f) && (f->flags & want) ? f : &rs_no_stream;
-}
-
 int sfputc(Sfio_t *f, int c)
 {
-	int result;
-
 	if (!rs_stream_ok(f, SF_WRITE))
 		return -1;
 	if (f->next >= f->endw)
-		result = RS_CALL(_sfflsbuf, f, (int)(unsigned char)c);
-	else
-		result = *f->next++ = (unsigned char)c;
-	rs_fast.writer = still_ok(f, SF_WRITE);
-	return result;
+		return RS_CALL(_sfflsbuf, f, (int)(unsigned char)c);
+	return *f->next++ = (unsigned char)c;
 }
 
 int sfgetc(Sfio_t *f)
 {
-	int result;
-
 	if (!rs_stream_ok(f, SF_READ))
 		return -1;
 	if (f->next >= f->endr)
-		result = RS_CALL(_sffilbuf, f, 0);
-	else
-		result = *f->next++;
-	rs_fast.reader = still_ok(f, SF_READ);
-	return result;
+		return RS_CALL(_sffilbuf, f, 0);
+	return *f->next++;
 }
 
 int sffileno(Sfio_t *f)

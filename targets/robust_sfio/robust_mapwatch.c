@@ -8,6 +8,11 @@
  * of its own (vmalloc).  While the next free() or realloc() is being looked
  * up (dlsym may itself free), a free() leaks and a realloc() fails rather
  * than hand a block to the wrong allocator.
+ *
+ * malloc(), free() and realloc() also keep the stream pool
+ * (robust_pool.h): a malloc() during a stream-making call may be given a
+ * slot, and a slot freed or reallocated goes back to the pool, never to the
+ * allocator (nor does it count for the epoch: the pool is never unmapped).
  */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -17,6 +22,7 @@
 #include <sys/shm.h>
 
 #include "robust_check.h"
+#include "robust_pool.h"
 
 static void *next(const char *name)
 {
@@ -84,12 +90,34 @@ static enum allocator allocator_of(void *fn)
 	return OTHER;
 }
 
+/* The next malloc(), or NULL while it is being looked up (a malloc() then
+ * fails). */
+static void *next_malloc(size_t n)
+{
+	static void *(*real)(size_t);
+
+	if (!real)
+		real = (void *(*)(size_t))next("malloc");
+	return real ? real(n) : NULL;
+}
+
+void *malloc(size_t n)
+{
+	if (__builtin_expect(rs_pool_watching, 0))
+		return rs_pool_malloc(n, next_malloc);
+	return next_malloc(n);
+}
+
 void free(void *p)
 {
 	static void (*next_free)(void *);
 	static enum allocator allocator;
 	void *top;
 
+	if (rs_in_pool(p)) {
+		rs_pool_release(p);
+		return;
+	}
 	if (!next_free) {
 		next_free = (void (*)(void *))next("free");
 		allocator = allocator_of((void *)next_free);
@@ -120,6 +148,8 @@ void *realloc(void *p, size_t n)
 	static void *(*next_realloc)(void *, size_t);
 	static enum allocator allocator;
 
+	if (rs_in_pool(p))
+		return rs_pool_realloc(p, n, next_malloc);
 	if (!next_realloc) {
 		next_realloc = (void *(*)(void *, size_t))next("realloc");
 		allocator = allocator_of((void *)next_realloc);

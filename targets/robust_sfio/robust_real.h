@@ -15,6 +15,7 @@
 #define ROBUST_REAL_H
 
 #include "robust_check.h"
+#include "robust_pool.h"
 #include "sfio_abi.h"
 
 #pragma GCC visibility push(hidden)  /* the library's own, not its interface */
@@ -34,28 +35,30 @@ struct rs_real {
 extern struct rs_real rs_real;
 extern int rs_depth;
 
-/* Calls the real function, counting the depth while it runs.  SFIO code
- * may close a stream or change its mode, so the in-line pair's trusted
- * streams are forgotten first (robust_check.h). */
+/* Calls the real function, counting the depth while it runs. */
 #define RS_CALL(name, ...) ({ \
 	__typeof__(rs_real.name(__VA_ARGS__)) rs_result_; \
-	rs_fast_forget(); \
 	rs_depth++; \
 	rs_result_ = rs_real.name(__VA_ARGS__); \
 	rs_depth--; \
 	rs_result_; })
 
 /* Inside a real SFIO call: forward without checks.  The depth is already
- * counted by the outer call, so the forward is a plain (tail) call; the
- * trusted streams are still forgotten, since a nested call may close one
- * that a discipline's sfgetc trusted a moment before. */
+ * counted by the outer call, so the forward is a plain (tail) call. */
 #define RS_NESTED() (rs_depth > 0)
 #define RS_FORWARD_IF_NESTED(name, ...) do { \
-	if (RS_NESTED()) { \
-		rs_fast_forget(); \
+	if (RS_NESTED()) \
 		return rs_real.name(__VA_ARGS__); \
-	} \
 } while (0)
+
+/* RS_CALL of a function that may allocate a stream struct: the struct is
+ * given a slot of the stream pool if one is free (robust_pool.h). */
+#define RS_CALL_MAKING(name, ...) ({ \
+	Sfio_t *rs_made_; \
+	rs_pool_arm(); \
+	rs_made_ = RS_CALL(name, __VA_ARGS__); \
+	rs_pool_disarm(); \
+	rs_made_; })
 
 /* Whether f is one of SFIO's standard streams, which are static and never
  * go away: its bit among the three (1, 2, 4), or 0. */

@@ -8,15 +8,19 @@
  * stated length) or EINVAL (a value out of range).
  *
  * SFIO's in-line macros become function calls here.  sfputc and sfgetc
- * keep an in-line fast path that costs what SFIO's macro costs plus one
- * comparison: when the stream is the one the function itself last checked in
- * full and no SFIO code has run since (robust_check.h's rs_fast), they work
- * on its buffer as SFIO's macros do.
+ * keep an in-line path that is SFIO's macro: when the stream is the start
+ * of a slot of the stream pool (robust_pool.h), where the streams this
+ * library makes live, they work on its buffer as SFIO's macros do; any
+ * other pointer is taken for rs_no_stream, whose NULL buffer pointers send
+ * it to the function and its full check.  Whether a pointer is a slot is
+ * arithmetic on the pointer and link-time constants, so in a loop over one
+ * stream the compiler decides it once, and the per-byte code is SFIO's.
  */
 #ifndef ROBUST_SFIO_H
 #define ROBUST_SFIO_H
 
 #include "robust_check.h"
+#include "robust_pool.h"
 #include "sfio_abi.h"
 
 #undef sfputc
@@ -37,21 +41,30 @@ int sfclrerr(Sfio_t *f);
 int sfstacked(Sfio_t *f);
 ssize_t sfvalue(Sfio_t *f);
 
-/* The fast path is marked likely so that the compiler lays it out as the
- * loop's straight line, one taken branch per byte as with SFIO's macro;
- * without the hint it put the check's success out of line (two taken
- * branches per byte, about a fifth more time on getc). */
+/* The stream the in-line pair may work on for f: f itself when it is a
+ * slot, else one that sends every call to the function. */
+static inline Sfio_t *rs_inline_stream(Sfio_t *f)
+{
+	return rs_in_pool(f) ? f : &rs_no_stream;
+}
+
+/* The in-line path is marked likely so that the compiler lays it out as the
+ * loop's straight line, one taken branch per byte as with SFIO's macro. */
 static inline int rs_putc_fast(Sfio_t *f, int c)
 {
-	if (__builtin_expect(f == rs_fast.writer && f->next < f->endw, 1))
-		return *f->next++ = (unsigned char)c;
+	Sfio_t *g = rs_inline_stream(f);
+
+	if (__builtin_expect(g->next < g->endw, 1))
+		return *g->next++ = (unsigned char)c;
 	return (sfputc)(f, c);
 }
 
 static inline int rs_getc_fast(Sfio_t *f)
 {
-	if (__builtin_expect(f == rs_fast.reader && f->next < f->endr, 1))
-		return *f->next++;
+	Sfio_t *g = rs_inline_stream(f);
+
+	if (__builtin_expect(g->next < g->endr, 1))
+		return *g->next++;
 	return (sfgetc)(f);
 }
 

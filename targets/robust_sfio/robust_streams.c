@@ -34,7 +34,6 @@ static void gone(Sfio_t *f)
 {
 	unsigned standard = rs_standard_stream(f);
 
-	rs_fast_forget();
 	if (standard)
 		closed_standard |= standard;
 	else
@@ -55,7 +54,7 @@ Sfio_t *sfnew(Sfio_t *f, Void_t *buf, size_t size, int fd, int flags)
 		RS_REFUSE(EINVAL, NULL);
 	if (buf && !rs_buffer_ok(buf, size, writes_buffer))
 		return NULL;
-	return made(RS_CALL(sfnew, f, buf, size, fd, flags));
+	return made(RS_CALL_MAKING(sfnew, f, buf, size, fd, flags));
 }
 
 Sfio_t *sfopen(Sfio_t *f, const char *name, const char *mode)
@@ -63,7 +62,7 @@ Sfio_t *sfopen(Sfio_t *f, const char *name, const char *mode)
 	RS_FORWARD_IF_NESTED(sfopen, f, name, mode);
 	if (!rs_stream_or_null(f) || (name && !rs_string_ok(name)) || !rs_string_ok(mode))
 		return NULL;
-	return made(RS_CALL(sfopen, f, name, mode));
+	return made(RS_CALL_MAKING(sfopen, f, name, mode));
 }
 
 Sfio_t *sfpopen(Sfio_t *f, const char *command, const char *mode)
@@ -71,13 +70,13 @@ Sfio_t *sfpopen(Sfio_t *f, const char *command, const char *mode)
 	RS_FORWARD_IF_NESTED(sfpopen, f, command, mode);
 	if (!rs_stream_or_null(f) || !rs_string_ok(command) || !rs_string_ok(mode))
 		return NULL;
-	return made(RS_CALL(sfpopen, f, command, mode));
+	return made(RS_CALL_MAKING(sfpopen, f, command, mode));
 }
 
 Sfio_t *sftmp(size_t size)
 {
 	RS_FORWARD_IF_NESTED(sftmp, size);
-	return made(RS_CALL(sftmp, size));
+	return made(RS_CALL_MAKING(sftmp, size));
 }
 
 /* SFIO's own closes (of the streams stacked on one being closed) are
@@ -113,7 +112,7 @@ Sfio_t *sfswap(Sfio_t *f1, Sfio_t *f2)
 	RS_FORWARD_IF_NESTED(sfswap, f1, f2);
 	if (!rs_stream_open(f1) || !rs_stream_or_null(f2))
 		return NULL;
-	result = RS_CALL(sfswap, f1, f2);
+	result = RS_CALL_MAKING(sfswap, f1, f2);
 	if (result && frees_f1 && f1 != result) {
 		gone(f1);
 		return made(result);

@@ -352,6 +352,158 @@ START_TEST(a_mode_turned_off_is_refused_inline)
 }
 END_TEST
 
+/* The in-line pair works on a pointer only when it is a slot of the stream
+ * pool (robust_pool.h): every stream-making function puts its stream there,
+ * and every other pointer takes the function's full check. */
+START_TEST(streams_made_land_in_the_pool)
+{
+	Sfio_t *made[5], *moved;
+	unsigned i;
+
+	made[0] = scratch("w+");
+	made[1] = sfnew(NULL, "text\n", 5, -1, SF_STRING | SF_READ);
+	made[2] = sftmp(0);
+	made[3] = sftmp(64);
+	made[4] = sfpopen(NULL, "echo piped", "r");
+	for (i = 0; i < 5; i++) {
+		ck_assert_ptr_nonnull(made[i]);
+		ck_assert_msg(rs_in_pool(made[i]), "stream %u is not in the pool", i);
+	}
+	ck_assert_int_eq(sfgetc(made[4]), 'p');
+	moved = sfswap(made[0], NULL);
+	ck_assert(rs_in_pool(moved));
+	ck_assert_int_eq(sfputc(moved, 'a'), 'a');
+	ck_assert_int_eq(sfclose(moved), 0);
+	for (i = 1; i < 5; i++)
+		ck_assert_int_eq(sfclose(made[i]), 0);
+}
+END_TEST
+
+START_TEST(a_closed_pool_stream_is_cleared_and_refused)
+{
+	Sfio_t *f = scratch("w+");
+
+	ck_assert(rs_in_pool(f));
+	ck_assert_int_eq(sfputc(f, 'a'), 'a');
+	ck_assert_int_eq(sfputc(f, 'b'), 'b');  /* in line */
+	ck_assert_int_eq(sfclose(f), 0);
+	ck_assert_ptr_null(f->next);  /* the slot's pointers, what the in-line test reads */
+	ck_assert_ptr_null(f->endw);
+	ck_assert_ptr_null(f->endr);
+	ck_refused(sfputc(f, 'c'), -1, EBADF);
+	ck_refused(sfgetc(f), -1, EBADF);
+}
+END_TEST
+
+/* A pointer inside a live stream's slot reads as a stream whose "next" is
+ * the real one's endw and whose "endr" lies further on: taken in line, it
+ * would read or write through whatever those fields hold. */
+START_TEST(pointers_into_a_slot_are_refused)
+{
+	Sfio_t *f = scratch("w+");
+	static const size_t offsets[] = { 1, 8, 16, 24, 64, RS_SLOT / 2, RS_SLOT - 8 };
+	size_t i;
+
+	ck_assert_int_eq(sfputc(f, 'a'), 'a');
+	for (i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
+		Sfio_t *inside = (Sfio_t *)((char *)f + offsets[i]);
+
+		ck_refused(sfputc(inside, 'x'), -1, EBADF);
+		ck_refused(sfgetc(inside), -1, EBADF);
+	}
+	ck_assert_int_eq(sfputc(f, 'b'), 'b');
+	sfclose(f);
+}
+END_TEST
+
+START_TEST(a_slot_never_used_is_refused)
+{
+	Sfio_t *unused = (Sfio_t *)&rs_pool[RS_SLOTS - 1];
+	uintptr_t pool = (uintptr_t)rs_pool;
+
+	__asm__("" : "+r"(pool));  /* an address the compiler cannot place */
+
+	ck_refused(sfputc(unused, 'x'), -1, EBADF);
+	ck_refused(sfgetc(unused), -1, EBADF);
+	ck_refused(sfgetc((Sfio_t *)(pool + sizeof(rs_pool))), -1, EBADF);  /* one past the pool */
+	ck_refused(sfgetc((Sfio_t *)(pool - RS_SLOT)), -1, EBADF);          /* a slot before it */
+}
+END_TEST
+
+/* As with a malloc()ed struct reused, a pointer kept past sfclose() names
+ * whatever stream later takes its slot; slots go round the pool, so that
+ * happens only after every other free slot was used. */
+START_TEST(a_reused_slot_names_the_new_stream)
+{
+	Sfio_t *old = sfnew(NULL, "old", 3, -1, SF_STRING | SF_READ), *made[RS_SLOTS], *f = NULL;
+	unsigned n = 0, i;
+
+	ck_assert(rs_in_pool(old));
+	ck_assert_int_eq(sfclose(old), 0);
+	while (n < RS_SLOTS && f != old) {
+		f = made[n++] = sfnew(NULL, "new", 3, -1, SF_STRING | SF_READ);
+		ck_assert_ptr_nonnull(f);
+	}
+	ck_assert_ptr_eq(f, old);
+	ck_assert_uint_gt(n, 1);  /* not the next stream made */
+	ck_assert_int_eq(sfgetc(old), 'n');
+	for (i = 0; i < n; i++)
+		sfclose(made[i]);
+}
+END_TEST
+
+START_TEST(a_stream_is_refused_inline_for_the_other_direction)
+{
+	Sfio_t *w = scratch("w"), *r;
+
+	ck_assert_int_eq(sfputc(w, 'a'), 'a');
+	ck_assert_int_eq(sfputc(w, 'b'), 'b');
+	ck_refused(sfgetc(w), -1, EBADF);
+	sfclose(w);
+	r = scratch("r");
+	ck_assert_int_eq(sfgetc(r), 'a');
+	ck_refused(sfputc(r, 'c'), -1, EBADF);
+	ck_assert_int_eq(sfgetc(r), 'b');
+	sfclose(r);
+}
+END_TEST
+
+/* SFIO refuses to close a stream locked by sfreserve(SF_LOCKR) and leaves
+ * it in its slot, locked; Robust SFIO has forgotten it all the same. */
+START_TEST(a_stream_whose_close_failed_is_refused)
+{
+	Sfio_t *f = sfnew(NULL, "locked", 6, -1, SF_STRING | SF_READ);
+
+	ck_assert_ptr_nonnull(sfreserve(f, 1, SF_LOCKR));
+	ck_assert_int_eq(sfclose(f), -1);
+	ck_refused(sfgetc(f), -1, EBADF);
+}
+END_TEST
+
+/* With every slot taken, streams are made outside the pool and work
+ * through the function; once slots are free, streams use them again. */
+START_TEST(a_full_pool_still_makes_streams)
+{
+	Sfio_t *made[RS_SLOTS + 4];
+	unsigned i, outside = 0;
+
+	for (i = 0; i < RS_SLOTS + 4; i++) {
+		made[i] = sfnew(NULL, "abc", 3, -1, SF_STRING | SF_READ);
+		ck_assert_ptr_nonnull(made[i]);
+		outside += !rs_in_pool(made[i]);
+		ck_assert_int_eq(sfgetc(made[i]), 'a');
+		ck_assert_int_eq(sfgetc(made[i]), 'b');
+	}
+	ck_assert_uint_ge(outside, 4);
+	for (i = 0; i < RS_SLOTS + 4; i++)
+		ck_assert_int_eq(sfclose(made[i]), 0);
+	ck_refused(sfgetc(made[RS_SLOTS + 3]), -1, EBADF);  /* closed, off the pool */
+	made[0] = sfnew(NULL, "abc", 3, -1, SF_STRING | SF_READ);
+	ck_assert(rs_in_pool(made[0]));
+	sfclose(made[0]);
+}
+END_TEST
+
 /* SFIO's standard streams are static: closed, they can be opened again. */
 START_TEST(standard_streams_stay_known_after_close)
 {
@@ -386,6 +538,14 @@ int main(void)
 	tcase_add_test(t, the_inline_pair_trusts_one_direction);
 	tcase_add_test(t, a_mode_turned_off_is_refused_inline);
 	tcase_add_test(t, standard_streams_stay_known_after_close);
+	tcase_add_test(t, streams_made_land_in_the_pool);
+	tcase_add_test(t, a_closed_pool_stream_is_cleared_and_refused);
+	tcase_add_test(t, pointers_into_a_slot_are_refused);
+	tcase_add_test(t, a_slot_never_used_is_refused);
+	tcase_add_test(t, a_reused_slot_names_the_new_stream);
+	tcase_add_test(t, a_stream_is_refused_inline_for_the_other_direction);
+	tcase_add_test(t, a_stream_whose_close_failed_is_refused);
+	tcase_add_test(t, a_full_pool_still_makes_streams);
 	suite_add_tcase(s, t);
 	return check_run_in_scratch(s);
 }
