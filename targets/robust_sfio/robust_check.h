@@ -140,14 +140,27 @@ extern struct rs_hint rs_buffer_hint[2], rs_string_hint, rs_format_hint, rs_argu
 const struct rs_range *rs_covering_search(uintptr_t start, size_t n, int want_write,
 					  struct rs_hint *hint);
 
-static inline const struct rs_range *rs_covering(uintptr_t start, size_t n, int want_write,
-						 struct rs_hint *hint)
+/* The hinted range holds [start, start + n): the part of the answer that
+ * needs no call. */
+static inline const struct rs_range *rs_covering_hinted(uintptr_t start, size_t n,
+							int want_write,
+							const struct rs_hint *hint)
 {
 	const struct rs_range *r = &rs_ranges.range[hint->last[0]];
 
-	if (__builtin_expect(rs_ranges.epoch == rs_memory_epoch && hint->last[0] < rs_ranges.used &&
-			     start - r->start < r->end - r->start && n <= r->end - start &&
-			     r->writable >= want_write, 1))
+	if (rs_ranges.epoch == rs_memory_epoch && hint->last[0] < rs_ranges.used &&
+	    start - r->start < r->end - r->start && n <= r->end - start &&
+	    r->writable >= want_write)
+		return r;
+	return NULL;
+}
+
+static inline const struct rs_range *rs_covering(uintptr_t start, size_t n, int want_write,
+						 struct rs_hint *hint)
+{
+	const struct rs_range *r = rs_covering_hinted(start, n, want_write, hint);
+
+	if (__builtin_expect(r != NULL, 1))
 		return r;
 	return rs_covering_search(start, n, want_write, hint);
 }
@@ -162,6 +175,20 @@ static inline int rs_buffer_ok(const void *p, size_t n, int want_write)
 	if (n == 0 || rs_covering((uintptr_t)p, n, want_write, &rs_buffer_hint[want_write != 0]))
 		return 1;
 	return rs_buffer_check(p, n, want_write);
+}
+
+/* The checks of a block transfer answered wholly in line, with no call on
+ * the way (so that the wrapper needs no frame of its own before the real
+ * call): f is a stream remembered open and open for want, and the n bytes
+ * at p lie in the range the buffer hint names.  Where this says no, the
+ * wrapper makes its full checks, which give the same answer at more cost
+ * or refuse. */
+static inline int rs_transfer_remembered(const Sfio_t *f, int want, const void *p, size_t n,
+					 int want_write)
+{
+	return rs_stream_remembered(f) && (f->flags & want) == want &&
+	       rs_covering_hinted((uintptr_t)p, n, want_write,
+				  &rs_buffer_hint[want_write != 0]) != NULL;
 }
 
 /* The n bytes at p (n >= 1) passed a read check that is still remembered:

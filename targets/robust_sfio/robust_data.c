@@ -10,7 +10,11 @@
 #include "robust_real.h"
 #include "robust_sfio.h"
 
-ssize_t sfread(Sfio_t *f, Void_t *buf, size_t n)
+/* sfread and sfwrite are what a block loop calls: the case every check
+ * answers from memory goes straight to SFIO (rs_transfer_remembered), and
+ * only the rest takes the function with the full checks, which is kept
+ * out of line so that the common path saves no registers. */
+static __attribute__((noinline)) ssize_t sfread_checked(Sfio_t *f, Void_t *buf, size_t n)
 {
 	RS_FORWARD_IF_NESTED(sfread, f, buf, n);
 	if (!rs_stream_ok(f, SF_READ) || !rs_buffer_ok(buf, n, 1))
@@ -18,12 +22,27 @@ ssize_t sfread(Sfio_t *f, Void_t *buf, size_t n)
 	return RS_CALL(sfread, f, buf, n);
 }
 
-ssize_t sfwrite(Sfio_t *f, const Void_t *buf, size_t n)
+ssize_t sfread(Sfio_t *f, Void_t *buf, size_t n)
+{
+	if (__builtin_expect(!RS_NESTED() && rs_transfer_remembered(f, SF_READ, buf, n, 1), 1))
+		return RS_CALL(sfread, f, buf, n);
+	return sfread_checked(f, buf, n);
+}
+
+static __attribute__((noinline)) ssize_t sfwrite_checked(Sfio_t *f, const Void_t *buf,
+							 size_t n)
 {
 	RS_FORWARD_IF_NESTED(sfwrite, f, buf, n);
 	if (!rs_stream_ok(f, SF_WRITE) || !rs_buffer_ok(buf, n, 0))
 		return -1;
 	return RS_CALL(sfwrite, f, buf, n);
+}
+
+ssize_t sfwrite(Sfio_t *f, const Void_t *buf, size_t n)
+{
+	if (__builtin_expect(!RS_NESTED() && rs_transfer_remembered(f, SF_WRITE, buf, n, 0), 1))
+		return RS_CALL(sfwrite, f, buf, n);
+	return sfwrite_checked(f, buf, n);
 }
 
 Void_t *sfreserve(Sfio_t *f, ssize_t n, int type)
