@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,9 @@ struct parsed {
 	int complete;                  /* parsed to the NUL; else refused with err */
 	int err;
 	uint64_t readable_epoch;       /* the epoch its bytes were last seen readable in */
+	int sealed;                    /* its bytes cannot be written ... */
+	uint64_t sealed_epoch;         /* ... as seen in this epoch */
+	unsigned hits, seal_tries;     /* compared hits, and seals tried on them */
 	struct spec specs[CACHED_SPECS];
 	char text[CACHED_LENGTH];      /* the format's bytes and NUL, when cached */
 };
@@ -225,7 +229,16 @@ struct parsed {
  * character of flags) cost more than the check of its arguments.  An entry
  * is used only for the same pointer, still remembered readable for the
  * format's length and NUL, holding the same bytes: the same bytes parse to
- * the same conversions, so the cache is exactly as safe as parsing. */
+ * the same conversions, so the cache is exactly as safe as parsing.
+ *
+ * A format sealed (below) is not compared: its bytes lie in a read-only
+ * segment of a loaded object (a string literal in .rodata) and could not
+ * be written when it was sealed, and nothing can make them writable, move
+ * them or unload them without a call that moves the mapping epoch on
+ * (mprotect, mmap MAP_FIXED, munmap, mremap, dlclose), so while the epoch
+ * is the one it was sealed in its bytes are the ones kept.  What is not
+ * seen: a raw syscall(), a write through /proc/self/mem or ptrace, and the
+ * object's file rewritten on disk under its mapping. */
 static struct parsed cache[CACHED_FORMATS];
 static unsigned next_cached;
 
@@ -265,6 +278,51 @@ static int format_readable(struct parsed *c)
 	return 1;
 }
 
+static int segment_holds(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const uintptr_t *span = data;  /* [span[0], span[1]) */
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && span[0] >= start &&
+		    span[1] - start <= ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* The n bytes at p (n >= 1, at most two pages) lie in a segment a loaded
+ * object maps without write access, and neither page can be written now
+ * (a write check that fails: the kernel refuses process_vm_writev there). */
+static int unwritable_in_object(const char *p, size_t n)
+{
+	uintptr_t span[2] = { (uintptr_t)p, (uintptr_t)p + n };
+
+	return dl_iterate_phdr(segment_holds, span) && !rs_memory_ok(p, 1, 1) &&
+	       !rs_memory_ok(p + n - 1, 1, 1);
+}
+
+static void seal(struct parsed *c)
+{
+	c->sealed = unwritable_in_object(c->format, c->length + 1);
+	c->sealed_epoch = rs_memory_epoch;
+}
+
+/* A compared hit on an entry that was sealed in an earlier epoch seals it
+ * again (one that failed to seal is not tried again), but at most once per
+ * sixteen such hits: a program whose epoch
+ * moves on every call pays two system calls per sixteen calls at most. */
+static void reseal_now_and_then(struct parsed *c)
+{
+	if (!c->sealed || c->sealed_epoch == rs_memory_epoch || c->seal_tries * 16 > c->hits++)
+		return;
+	c->seal_tries++;
+	seal(c);
+}
+
 static const struct parsed *cached(const char *format)
 {
 	unsigned i;
@@ -275,9 +333,14 @@ static const struct parsed *cached(const char *format)
 	for (i = 0; i < CACHED_FORMATS; i++) {
 		struct parsed *c = &cache[i];
 
-		if (c->format == format && format_readable(c) &&
-		    !memcmp(format, c->text, c->length + 1))
+		if (c->format != format)
+			continue;
+		if (c->sealed && c->sealed_epoch == rs_memory_epoch)
 			return c;
+		if (format_readable(c) && !memcmp(format, c->text, c->length + 1)) {
+			reseal_now_and_then(c);
+			return c;
+		}
 	}
 	return NULL;
 }
@@ -292,6 +355,8 @@ static void keep(const struct parsed *p)
 	*slot = *p;
 	slot->readable_epoch = rs_memory_epoch;  /* rs_printf_ok checked it just now */
 	memcpy(slot->text, p->format, p->length + 1);
+	slot->hits = slot->seal_tries = 0;
+	seal(slot);
 }
 
 /* The arguments from the conversion at p on, parsing as it goes: a format

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -275,6 +276,56 @@ START_TEST(a_kept_format_is_checked_again_when_it_changes)
 }
 END_TEST
 
+/* A format kept from a read-only segment (a string literal) is not compared
+ * while the mapping epoch holds; made writable and changed, it is parsed
+ * again, so its new conversion's argument is checked. */
+START_TEST(a_literal_format_made_writable_and_changed_is_parsed_again)
+{
+	static const char format[] = "%p|";
+	uintptr_t page = (uintptr_t)format & ~(uintptr_t)4095;
+	char buf[64];
+
+	ck_assert_int_gt(sfsprintf(buf, sizeof(buf), format, (void *)1), 0);
+	ck_assert_int_gt(sfsprintf(buf, sizeof(buf), format, (void *)1), 0);  /* kept */
+	ck_assert_int_eq(mprotect((void *)page, 8192, PROT_READ | PROT_WRITE), 0);
+	*(volatile char *)&format[1] = 's';
+	ck_refused(sfsprintf(buf, sizeof(buf), format, (char *)1), -1, EFAULT);
+	*(volatile char *)&format[1] = 'p';
+	ck_assert_int_gt(sfsprintf(buf, sizeof(buf), format, (void *)1), 0);
+}
+END_TEST
+
+/* sfputr copies into the buffer itself only from memory remembered
+ * readable: a string that runs on past that memory is checked in full
+ * (and written when the rest can be read, refused when it cannot), and a
+ * closed stream or an unreadable string is refused as before. */
+START_TEST(sfputr_copies_only_from_memory_known_readable)
+{
+	Sfio_t *f = scratch("w"), *closed = scratch("w");
+	char *p = pages(2);
+
+	p[100] = '\0';
+	ck_assert_int_eq(sfputr(f, p, '\n'), 101);  /* checked, its page remembered */
+	ck_assert_int_eq(sfputr(f, p, '\n'), 101);  /* copied from memory */
+	p[100] = 'p';
+	p[4096 + 10] = '\0';
+	ck_assert_int_eq(sfputr(f, p + 4000, -1), 96 + 10);  /* on into the next page */
+	munmap(p + 4096, 4096);
+	p[4095] = '\0';
+	ck_assert_int_eq(sfputr(f, p + 4000, '\n'), 96);  /* page 0 remembered anew */
+	p[4095] = 'p';
+	ck_refused(sfputr(f, p + 4000, '\n'), -1, EFAULT);  /* on into the unmapped page */
+	ck_refused(sfputr(f, "x", 256), -1, EINVAL);
+	ck_assert_int_eq(sftell(f), 101 + 101 + 106 + 96);
+	sfclose(closed);
+	ck_refused(sfputr(closed, "x", '\n'), -1, EBADF);
+	mprotect(p, 4096, PROT_NONE);
+	ck_refused(sfputr(f, p, '\n'), -1, EFAULT);
+	ck_assert_int_eq(sftell(f), 101 + 101 + 106 + 96);
+	sfclose(f);
+}
+END_TEST
+
 /* A free() counts only when it can take memory away by a call no wrapper
  * sees (robust_mapwatch.c); libgvpr.so.2's allocator, which this program
  * gets, gives memory back only by a watched sbrk(), so freeing other memory
@@ -379,6 +430,8 @@ int main(void)
 	tcase_add_test(t, two_streams_in_turn_are_looked_up_once);
 	tcase_add_test(t, a_check_proves_its_pages_and_no_more);
 	tcase_add_test(t, a_kept_format_is_checked_again_when_it_changes);
+	tcase_add_test(t, a_literal_format_made_writable_and_changed_is_parsed_again);
+	tcase_add_test(t, sfputr_copies_only_from_memory_known_readable);
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);

@@ -210,12 +210,49 @@ static void discipline(void)
 		fclose(in);
 }
 
+/* sfputr on the shapes its in-buffer copy takes and leaves to SFIO: records
+ * that fit the buffer, end exactly at its end, straddle it and outgrow it,
+ * empty ones, no separator, a line-buffered stream and a string stream. */
+static void records_in_buffer(void)
+{
+	Sfio_t *f = sfopen(NULL, "putr.txt", "w+"), *s;
+	static char big[20000];
+	char area[64], *r;
+	size_t lengths[] = { 0, 1, 31, 4095, 4096, 8191, 8192, 9000, 19999 };
+	size_t i, k;
+	long long total = 0;
+
+	memset(big, 'b', sizeof(big) - 1);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+			ssize_t n = sfputr(f, big + sizeof(big) - 1 - lengths[i], k == 2 ? -1 : (int)'\n' + (int)k);
+
+			say("%zd ", n);
+			total += n;
+		}
+	say("\ntell=%lld total=%lld\n", sftell(f), total);
+	sfseek(f, 0, SEEK_SET);
+	for (i = 0; (r = sfgetr(f, '\n', 0)); i++)
+		total -= sfvalue(f);
+	say("records=%zu left=%lld\n", i, total);
+	sfclose(f);
+	sfset(sfstdout, SF_LINE, 1);
+	say("line=%zd\n", sfputr(sfstdout, "a line-buffered record", '\n'));
+	sfset(sfstdout, SF_LINE, 0);
+	s = sfnew(NULL, area, sizeof(area), -1, SF_STRING | SF_WRITE);
+	say("string=%zd %zd ", sfputr(s, "0123456789", '|'), sfputr(s, "", -1));
+	say("%zd tell=%lld\n", sfputr(s, "abc", -1), sftell(s));
+	say("area=%.14s\n", area);
+	sfclose(s);
+}
+
 static const struct program {
 	const char *name;
 	void (*run)(void);
 } programs[] = {
 	{ "write_read_seek", write_read_seek },
 	{ "records", records },
+	{ "records_in_buffer", records_in_buffer },
 	{ "printf_scanf", printf_scanf },
 	{ "string_streams", string_streams },
 	{ "stacks", stacks },
