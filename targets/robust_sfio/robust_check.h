@@ -28,7 +28,9 @@
  * - a printf format kept parsed (robust_format.c, four of them): used again
  *   only for the same pointer, while its bytes through the NUL lie in a
  *   remembered readable range, and only if they are still the bytes it was
- *   parsed from; its arguments are checked on every call.  A format whose
+ *   parsed from; its arguments are checked on every call (a kept
+ *   format's pointer arguments, found by position, when all of them are of
+ *   the integer class; each conversion's otherwise).  A format whose
  *   bytes lie in a read-only segment of a loaded object and could not be
  *   written when kept (a string literal) is sealed: not compared again while
  *   the mapping epoch is unchanged, since making it writable, replacing or

@@ -208,6 +208,20 @@ static inline __attribute__((always_inline)) int printf_spec_ok(const struct spe
 	}
 }
 
+/* What a call of a kept format must check, where every argument it takes
+ * is of the integer class (no floating point): its pointer arguments only,
+ * by position, since an integer argument cannot make printf fault.  On
+ * x86-64 such arguments are read straight from their slots in the va_list
+ * (plan_ok); elsewhere, and for formats with floating-point arguments, the
+ * conversions are walked with va_arg. */
+struct check {
+	unsigned char slot;           /* the pointer's argument, from 0 */
+	signed char precision_slot;   /* %.*s: the int argument giving the precision; -1 none */
+	unsigned char kind;           /* ARG_STRING or ARG_STORE */
+	unsigned char size;           /* ARG_STORE: the bytes %n writes */
+	long precision;               /* ARG_STRING without .*: -1, none written */
+};
+
 /* A printf format parsed once: its conversions, and whether it parsed to
  * its end (else errno says why, after the conversions before the fault). */
 struct parsed {
@@ -220,6 +234,9 @@ struct parsed {
 	int sealed;                    /* its bytes cannot be written ... */
 	uint64_t sealed_epoch;         /* ... as seen in this epoch */
 	unsigned hits, seal_tries;     /* compared hits, and seals tried on them */
+	int planned;                   /* complete, integer-class only: checks[] is all */
+	unsigned checks;
+	struct check check[CACHED_SPECS];
 	struct spec specs[CACHED_SPECS];
 	char text[CACHED_LENGTH];      /* the format's bytes and NUL, when cached */
 };
@@ -242,6 +259,44 @@ struct parsed {
 static struct parsed cache[CACHED_FORMATS];
 static unsigned next_cached;
 
+/* Compiles a complete format's conversions into its checks, when every
+ * argument they take is of the integer class. */
+static void plan(struct parsed *p)
+{
+	unsigned i, slot = 0;
+
+	p->planned = 0;
+	p->checks = 0;
+	for (i = 0; i < p->count; i++) {
+		const struct spec *s = &p->specs[i];
+		int precision_slot = -1;
+
+		if (s->width_star)
+			slot++;
+		if (s->precision_star)
+			precision_slot = (int)slot++;
+		switch (s->argument) {
+		case ARG_NONE:
+			continue;
+		case ARG_INT: case ARG_LONG_LONG: case ARG_POINTER:
+			slot++;
+			continue;
+		case ARG_STRING: case ARG_STORE:
+			p->check[p->checks++] = (struct check){
+				.slot = (unsigned char)slot++,
+				.precision_slot = (signed char)precision_slot,
+				.kind = (unsigned char)s->argument,
+				.size = (unsigned char)integer_size(s->length),
+				.precision = s->precision,
+			};
+			continue;
+		default:  /* floating point, or refused: walked */
+			return;
+		}
+	}
+	p->planned = 1;
+}
+
 static void parse_printf(const char *format, struct parsed *out)
 {
 	const char *p = format;
@@ -249,6 +304,7 @@ static void parse_printf(const char *format, struct parsed *out)
 	out->format = format;
 	out->count = 0;
 	out->complete = 0;
+	out->planned = 0;
 	while ((p = strchr(p, '%'))) {
 		if (out->count == CACHED_SPECS) {
 			out->err = 0;  /* too many to keep: not cached, parsed as walked */
@@ -263,6 +319,7 @@ static void parse_printf(const char *format, struct parsed *out)
 	}
 	out->length = strlen(format);
 	out->complete = 1;
+	plan(out);
 }
 
 /* The kept format's bytes can still be read: they were seen readable in
@@ -323,6 +380,10 @@ static void reseal_now_and_then(struct parsed *c)
 	seal(c);
 }
 
+/* The entry that answered last, tried ahead of the others: a loop prints
+ * through one format most of the time.  An empty slot is never sealed. */
+static struct parsed *most_recent = &cache[0];
+
 static const struct parsed *cached(const char *format)
 {
 	unsigned i;
@@ -336,10 +397,10 @@ static const struct parsed *cached(const char *format)
 		if (c->format != format)
 			continue;
 		if (c->sealed && c->sealed_epoch == rs_memory_epoch)
-			return c;
+			return most_recent = c;
 		if (format_readable(c) && !memcmp(format, c->text, c->length + 1)) {
 			reseal_now_and_then(c);
-			return c;
+			return most_recent = c;
 		}
 	}
 	return NULL;
@@ -376,21 +437,55 @@ static int printf_rest_ok(const char *p, va_list *args)
 	return 1;
 }
 
-int rs_printf_ok(const char *format, va_list args)
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* Argument k of an integer-class list, read where va_arg would find it (the
+ * SysV x86-64 ABI): the first six general-purpose arguments saved at
+ * reg_save_area, gp_offset bytes of them taken by the named parameters,
+ * the rest in 8-byte slots at overflow_arg_area.  Only lists in which no
+ * floating-point argument comes first are read so: those go elsewhere. */
+static inline uintptr_t argument(va_list args, unsigned k)
 {
-	const struct parsed *c = cached(format);
-	struct parsed fresh;
+	unsigned offset = args->gp_offset + 8 * k;
+
+	if (offset < 48)
+		return *(const uintptr_t *)((const char *)args->reg_save_area + offset);
+	return ((const uintptr_t *)args->overflow_arg_area)[(offset - 48) / 8];
+}
+
+/* The checks of a planned format: the same pointers, and the same
+ * precisions, that the engine's va_arg will fetch. */
+static inline __attribute__((always_inline)) int plan_ok(const struct parsed *c, va_list args)
+{
+	unsigned i;
+
+	for (i = 0; i < c->checks; i++) {
+		const struct check *k = &c->check[i];
+		const void *p = (const void *)argument(args, k->slot);
+
+		if (k->kind == ARG_STORE) {
+			if (!rs_buffer_ok(p, k->size, 1))
+				return 0;
+			continue;
+		}
+		if (!string_argument_ok(p, k->precision_slot < 0 ? k->precision
+					   : (int)argument(args, (unsigned)k->precision_slot)))
+			return 0;
+	}
+	return 1;
+}
+#define PLANNED(c) ((c)->planned)
+#else
+#define plan_ok(c, args) 1
+#define PLANNED(c) 0
+#endif
+
+/* The arguments walked with va_arg, conversion by conversion. */
+static __attribute__((noinline)) int walk_ok(const struct parsed *c, va_list args)
+{
 	unsigned i;
 	va_list ap;
 	int ok = 1;
 
-	if (!c) {
-		if (!rs_string_ok(format))
-			return 0;
-		parse_printf(format, &fresh);
-		keep(&fresh);
-		c = &fresh;
-	}
 	va_copy(ap, args);
 	for (i = 0; ok && i < c->count; i++)
 		ok = printf_spec_ok(&c->specs[i], &ap);
@@ -398,6 +493,36 @@ int rs_printf_ok(const char *format, va_list args)
 		ok = c->err ? refuse(c->err) : printf_rest_ok(c->specs[c->count - 1].end, &ap);
 	va_end(ap);
 	return ok;
+}
+
+static int arguments_ok(const struct parsed *c, va_list args)
+{
+	return PLANNED(c) ? plan_ok(c, args) : walk_ok(c, args);
+}
+
+/* A format that is not the most recent sealed one: looked up among the
+ * kept ones, else checked, parsed and kept when it can be. */
+static __attribute__((noinline)) int other_printf_ok(const char *format, va_list args)
+{
+	const struct parsed *c = cached(format);
+	struct parsed fresh;
+
+	if (c)
+		return arguments_ok(c, args);
+	if (!rs_string_ok(format))
+		return 0;
+	parse_printf(format, &fresh);
+	keep(&fresh);
+	return arguments_ok(&fresh, args);
+}
+
+int rs_printf_ok(const char *format, va_list args)
+{
+	const struct parsed *c = most_recent;
+
+	if (__builtin_expect(c->format != format || !c->sealed || c->sealed_epoch != rs_memory_epoch, 0))
+		return other_printf_ok(format, args);
+	return arguments_ok(c, args);
 }
 
 /* What a scanf conversion writes: its size, 0 for none, -1 for "a width of

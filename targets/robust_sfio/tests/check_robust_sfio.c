@@ -15,6 +15,7 @@
 #include "check_run.h"
 #include "robust_memory.h"
 #include "robust_sfio.h"
+#include "started_list.h"
 
 static char *pages(size_t n)
 {
@@ -295,6 +296,40 @@ START_TEST(a_literal_format_made_writable_and_changed_is_parsed_again)
 }
 END_TEST
 
+/* A kept format of integer-class arguments checks only its pointers, read
+ * from their places in the list: each is still checked on every call,
+ * wherever it lies (in a register's slot, on the stack, in a list already
+ * started), a %.*s precision bounds the read, and %n needs a writable
+ * target.  A format with a double is walked, and checked the same. */
+START_TEST(a_kept_format_checks_its_pointer_arguments_on_every_call)
+{
+	char *p = pages(2), buf[128];
+	char *end = p + 4096 - 4;  /* "ppp" then the unmapped page, no NUL */
+	int i, n = 0;
+
+	munmap(p + 4096, 4096);
+	for (i = 0; i < 3; i++) {  /* parsed, then kept */
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, 4, end), 15);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, 5, end), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, -1, end), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, 1, (char *)1), -1, EFAULT);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%.3s|%s", end, "ok"), 6);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%.3s|%s", end, end), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%d %d %d %d %d %d %d %s", 1, 2, 3, 4, 5, 6, 7,
+				     (char *)1), -1, EFAULT);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%d %d %d %d %d %d %d %s", 1, 2, 3, 4, 5,
+					   6, 7, "x"), 15);
+		ck_refused(vsprintf_after_first(buf, sizeof(buf), "%s", "skipped", (char *)1), -1, EFAULT);
+		ck_assert_int_eq(vsprintf_after_first(buf, sizeof(buf), "%s", (char *)1, "x"), 1);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%*d%n", 5, 1, &n), 5);
+		ck_assert_int_eq(n, 5);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%*d%n", 5, 1, (int *)"literal"), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%f %s", 1.0, (char *)1), -1, EFAULT);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%f %s", 1.0, "x"), 10);
+	}
+}
+END_TEST
+
 /* sfputr copies into the buffer itself only from memory remembered
  * readable: a string that runs on past that memory is checked in full
  * (and written when the rest can be read, refused when it cannot), and a
@@ -431,6 +466,7 @@ int main(void)
 	tcase_add_test(t, a_check_proves_its_pages_and_no_more);
 	tcase_add_test(t, a_kept_format_is_checked_again_when_it_changes);
 	tcase_add_test(t, a_literal_format_made_writable_and_changed_is_parsed_again);
+	tcase_add_test(t, a_kept_format_checks_its_pointer_arguments_on_every_call);
 	tcase_add_test(t, sfputr_copies_only_from_memory_known_readable);
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);

@@ -21,6 +21,8 @@
 #include "sfio_abi.h"
 #endif
 
+#include "started_list.h"
+
 #define say(...) sfprintf(sfstdout, __VA_ARGS__)
 
 static void write_read_seek(void)
@@ -83,6 +85,38 @@ static void printf_scanf(void)
 	got = sfsscanf("17 words 2.5", "%d %s %lf", &a, word, &d);
 	say("sscanf=%d %d %s %g\n", got, a, word, d);
 	sfclose(f);
+}
+
+/* Formats whose arguments are all of the integer class, each printed twice
+ * (parsed, then kept): %.*s with a precision shorter and longer than the
+ * string and negative, a * width, %p, %n, arguments past the six that
+ * travel in registers, a list already started, and one with a double. */
+static void printf_plans(void)
+{
+	char buf[128], line[] = "some line of text";
+	int i, n = 0, got;
+	long long stored = 0;
+
+	for (i = 0; i < 2; i++) {
+		got = sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 7UL + i, 17UL, 9, line);
+		say("plan=%d %s\n", got, buf);
+		got = sfsprintf(buf, sizeof(buf), "%.*s|%.*s|%*d", 40, "ab", -1, "cd", 6, i);
+		say("precisions=%d %s\n", got, buf);
+		got = sfsprintf(buf, sizeof(buf), "%p %hhd %hd %lld %zu%n.", (void *)0, 300, 70000,
+				-5LL, (size_t)9, &n);
+		say("mixed=%d %s n=%d\n", got, buf, n);
+		got = sfsprintf(buf, sizeof(buf), "%d %d %d %d %d %d %d %s %lld%lln", 1, 2, 3, 4, 5,
+				6, 7, "eight", 9LL, &stored);
+		say("many=%d %s stored=%lld\n", got, buf, stored);
+		got = vsprintf_after_first(buf, sizeof(buf), "%d %s %c", 99, 5, "five", 'x');
+		say("started=%d %s\n", got, buf);
+		got = sfsprintf(buf, sizeof(buf), "%d %.2f %s", i, 2.5, "float");
+		say("walked=%d %s\n", got, buf);
+		got = sfsprintf(buf, 8, "%lu:%s", 12345UL, "truncated");
+		say("short=%d %s\n", got, buf);
+		got = sfprintf(sfstdout, "%lu:%s\n", 16UL * (unsigned long)(i + 1), line);
+		say("printed=%d\n", got);
+	}
 }
 
 static void string_streams(void)
@@ -254,6 +288,7 @@ static const struct program {
 	{ "records", records },
 	{ "records_in_buffer", records_in_buffer },
 	{ "printf_scanf", printf_scanf },
+	{ "printf_plans", printf_plans },
 	{ "string_streams", string_streams },
 	{ "stacks", stacks },
 	{ "pools", pools },
