@@ -185,10 +185,10 @@ $(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c 
 		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_INTERNAL_LINK)
 
 # the equivalence programs, once on plain SFIO and once on Robust SFIO
-$(BUILD)/targets/robust_sfio/tests/equivalence_plain: targets/robust_sfio/tests/equivalence.c targets/sfio/sfio_abi.h
+$(BUILD)/targets/robust_sfio/tests/equivalence_plain: targets/robust_sfio/tests/equivalence.c targets/robust_sfio/tests/started_list.h targets/sfio/sfio_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -o $@ $< -l:libgvpr.so.2
-$(BUILD)/targets/robust_sfio/tests/equivalence_robust: targets/robust_sfio/tests/equivalence.c $(ROBUST_LIB)
+$(BUILD)/targets/robust_sfio/tests/equivalence_robust: targets/robust_sfio/tests/equivalence.c targets/robust_sfio/tests/started_list.h $(ROBUST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
 

@@ -14,7 +14,7 @@
  *   is trusted only while the generation is unchanged;
  * - memory unmapped or reprotected: the mapping epoch changes on every
  *   munmap, mprotect, pkey_mprotect, mremap, MAP_FIXED mmap, madvise, brk,
- *   sbrk and shmdt the program (or its allocator, through the PLT) makes,
+ *   sbrk, shmdt and dlclose the program (or its allocator, through the PLT) makes,
  *   and on every free and realloc that can take memory away by a system call
  *   no wrapper sees (robust_mapwatch.c): with libgvpr.so.2's allocator none
  *   can (it only uses sbrk); with glibc's, a free of a block outside the
@@ -36,7 +36,17 @@
  * - a printf format kept parsed (robust_format.c, four of them): used again
  *   only for the same pointer, while its bytes through the NUL lie in a
  *   remembered readable range, and only if they are still the bytes it was
- *   parsed from; its arguments are checked on every call.
+ *   parsed from; its arguments are checked on every call (a kept
+ *   format's pointer arguments, found by position, when all of them are of
+ *   the integer class; each conversion's otherwise).  A format whose
+ *   bytes lie in a read-only segment of a loaded object and could not be
+ *   written when kept (a string literal) is sealed: not compared again while
+ *   the mapping epoch is unchanged, since making it writable, replacing or
+ *   unloading it moves the epoch on (a write through /proc/self/mem or
+ *   ptrace, or to the object's file on disk, is not seen).
+ * - sfputr copies a record into the write buffer itself (robust_data.c) only
+ *   from a range remembered readable, and only into [next, endw) of a stream
+ *   found open for writing, the window SFIO's own sfputc macro writes into.
  * A mapping changed by a raw syscall() or by another thread mid-call is not
  * seen; the checks are as thread-unsafe as this SFIO build.
  *

@@ -89,12 +89,57 @@ static int record_fits(const Sfio_t *f, const char *s, int rsc)
 	return strlen(s) + (rsc >= 0) <= left;
 }
 
+/* Streams whose sfputr does more than copy into the buffer (flushes a
+ * line or a shared stream, takes a lock, raises events, fills a string
+ * stream the caller may read past its end): the real sfputr serves them. */
+#define PUTR_SLOW_FLAGS (SF_STRING | SF_LINE | SF_SHARE | SF_WHOLE | SF_MTSAFE | SF_IOCHECK)
+
+/* The record copied into the write buffer of f (open for writing) in the
+ * same pass that finds the string's end, as SFIO's sfputr does when the
+ * record fits: a memccpy into [next, endw), the separator over the NUL.
+ * The copy reads no further than a range remembered readable, and a
+ * window with next < endw is what SFIO's own sfputc macro writes into
+ * (SFIO closes it while a stream is locked, not in write mode, or line
+ * buffered).  Returns the bytes written, or -1 when the record does not
+ * end inside both (then only bytes past next changed, which SFIO's copy
+ * overwrites too): the checks and the real sfputr decide. */
+static ssize_t putr_in_buffer(Sfio_t *f, const char *s, int rsc)
+{
+	const struct rs_range *r;
+	unsigned char *end;
+	size_t room, known;
+
+	if ((f->flags & PUTR_SLOW_FLAGS) || f->push || f->next >= f->endw || rsc > 255)
+		return -1;
+	r = rs_covering((uintptr_t)s, 1, 0, &rs_string_hint);
+	if (!r)
+		return -1;
+	room = (size_t)(f->endw - f->next);
+	known = r->end - (uintptr_t)s;
+	end = memccpy(f->next, s, '\0', room < known ? room : known);
+	if (!end)
+		return -1;
+	end--;  /* on the NUL */
+	if (rsc >= 0)
+		*end++ = (unsigned char)rsc;
+	room = (size_t)(end - f->next);
+	f->next = end;
+	return (ssize_t)room;
+}
+
 /* rsc: a byte to end the record with, negative for none.  A record that
  * does not fit a fixed string stream is refused whole (ENOSPC). */
 ssize_t sfputr(Sfio_t *f, const char *s, int rsc)
 {
+	ssize_t n;
+
 	RS_FORWARD_IF_NESTED(sfputr, f, s, rsc);
-	if (!rs_stream_ok(f, SF_WRITE) || !rs_string_ok(s))
+	if (!rs_stream_ok(f, SF_WRITE))
+		return -1;
+	n = putr_in_buffer(f, s, rsc);
+	if (n >= 0)
+		return n;
+	if (!rs_string_ok(s))
 		return -1;
 	if (rsc > 255)
 		RS_REFUSE(EINVAL, -1);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,20 @@ static inline __attribute__((always_inline)) int printf_spec_ok(const struct spe
 	}
 }
 
+/* What a call of a kept format must check, where every argument it takes
+ * is of the integer class (no floating point): its pointer arguments only,
+ * by position, since an integer argument cannot make printf fault.  On
+ * x86-64 such arguments are read straight from their slots in the va_list
+ * (plan_ok); elsewhere, and for formats with floating-point arguments, the
+ * conversions are walked with va_arg. */
+struct check {
+	unsigned char slot;           /* the pointer's argument, from 0 */
+	signed char precision_slot;   /* %.*s: the int argument giving the precision; -1 none */
+	unsigned char kind;           /* ARG_STRING or ARG_STORE */
+	unsigned char size;           /* ARG_STORE: the bytes %n writes */
+	long precision;               /* ARG_STRING without .*: -1, none written */
+};
+
 /* A printf format parsed once: its conversions, and whether it parsed to
  * its end (else errno says why, after the conversions before the fault). */
 struct parsed {
@@ -216,6 +231,12 @@ struct parsed {
 	int complete;                  /* parsed to the NUL; else refused with err */
 	int err;
 	uint64_t readable_epoch;       /* the epoch its bytes were last seen readable in */
+	int sealed;                    /* its bytes cannot be written ... */
+	uint64_t sealed_epoch;         /* ... as seen in this epoch */
+	unsigned hits, seal_tries;     /* compared hits, and seals tried on them */
+	int planned;                   /* complete, integer-class only: checks[] is all */
+	unsigned checks;
+	struct check check[CACHED_SPECS];
 	struct spec specs[CACHED_SPECS];
 	char text[CACHED_LENGTH];      /* the format's bytes and NUL, when cached */
 };
@@ -225,9 +246,56 @@ struct parsed {
  * character of flags) cost more than the check of its arguments.  An entry
  * is used only for the same pointer, still remembered readable for the
  * format's length and NUL, holding the same bytes: the same bytes parse to
- * the same conversions, so the cache is exactly as safe as parsing. */
+ * the same conversions, so the cache is exactly as safe as parsing.
+ *
+ * A format sealed (below) is not compared: its bytes lie in a read-only
+ * segment of a loaded object (a string literal in .rodata) and could not
+ * be written when it was sealed, and nothing can make them writable, move
+ * them or unload them without a call that moves the mapping epoch on
+ * (mprotect, mmap MAP_FIXED, munmap, mremap, dlclose), so while the epoch
+ * is the one it was sealed in its bytes are the ones kept.  What is not
+ * seen: a raw syscall(), a write through /proc/self/mem or ptrace, and the
+ * object's file rewritten on disk under its mapping. */
 static struct parsed cache[CACHED_FORMATS];
 static unsigned next_cached;
+
+/* Compiles a complete format's conversions into its checks, when every
+ * argument they take is of the integer class. */
+static void plan(struct parsed *p)
+{
+	unsigned i, slot = 0;
+
+	p->planned = 0;
+	p->checks = 0;
+	for (i = 0; i < p->count; i++) {
+		const struct spec *s = &p->specs[i];
+		int precision_slot = -1;
+
+		if (s->width_star)
+			slot++;
+		if (s->precision_star)
+			precision_slot = (int)slot++;
+		switch (s->argument) {
+		case ARG_NONE:
+			continue;
+		case ARG_INT: case ARG_LONG_LONG: case ARG_POINTER:
+			slot++;
+			continue;
+		case ARG_STRING: case ARG_STORE:
+			p->check[p->checks++] = (struct check){
+				.slot = (unsigned char)slot++,
+				.precision_slot = (signed char)precision_slot,
+				.kind = (unsigned char)s->argument,
+				.size = (unsigned char)integer_size(s->length),
+				.precision = s->precision,
+			};
+			continue;
+		default:  /* floating point, or refused: walked */
+			return;
+		}
+	}
+	p->planned = 1;
+}
 
 static void parse_printf(const char *format, struct parsed *out)
 {
@@ -236,6 +304,7 @@ static void parse_printf(const char *format, struct parsed *out)
 	out->format = format;
 	out->count = 0;
 	out->complete = 0;
+	out->planned = 0;
 	while ((p = strchr(p, '%'))) {
 		if (out->count == CACHED_SPECS) {
 			out->err = 0;  /* too many to keep: not cached, parsed as walked */
@@ -250,6 +319,7 @@ static void parse_printf(const char *format, struct parsed *out)
 	}
 	out->length = strlen(format);
 	out->complete = 1;
+	plan(out);
 }
 
 /* The kept format's bytes can still be read: they were seen readable in
@@ -265,6 +335,55 @@ static int format_readable(struct parsed *c)
 	return 1;
 }
 
+static int segment_holds(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const uintptr_t *span = data;  /* [span[0], span[1]) */
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && span[0] >= start &&
+		    span[1] - start <= ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* The n bytes at p (n >= 1, at most two pages) lie in a segment a loaded
+ * object maps without write access, and neither page can be written now
+ * (a write check that fails: the kernel refuses process_vm_writev there). */
+static int unwritable_in_object(const char *p, size_t n)
+{
+	uintptr_t span[2] = { (uintptr_t)p, (uintptr_t)p + n };
+
+	return dl_iterate_phdr(segment_holds, span) && !rs_memory_ok(p, 1, 1) &&
+	       !rs_memory_ok(p + n - 1, 1, 1);
+}
+
+static void seal(struct parsed *c)
+{
+	c->sealed = unwritable_in_object(c->format, c->length + 1);
+	c->sealed_epoch = rs_memory_epoch;
+}
+
+/* A compared hit on an entry that was sealed in an earlier epoch seals it
+ * again (one that failed to seal is not tried again), but at most once per
+ * sixteen such hits: a program whose epoch
+ * moves on every call pays two system calls per sixteen calls at most. */
+static void reseal_now_and_then(struct parsed *c)
+{
+	if (!c->sealed || c->sealed_epoch == rs_memory_epoch || c->seal_tries * 16 > c->hits++)
+		return;
+	c->seal_tries++;
+	seal(c);
+}
+
+/* The entry that answered last, tried ahead of the others: a loop prints
+ * through one format most of the time.  An empty slot is never sealed. */
+static struct parsed *most_recent = &cache[0];
+
 static const struct parsed *cached(const char *format)
 {
 	unsigned i;
@@ -275,9 +394,14 @@ static const struct parsed *cached(const char *format)
 	for (i = 0; i < CACHED_FORMATS; i++) {
 		struct parsed *c = &cache[i];
 
-		if (c->format == format && format_readable(c) &&
-		    !memcmp(format, c->text, c->length + 1))
-			return c;
+		if (c->format != format)
+			continue;
+		if (c->sealed && c->sealed_epoch == rs_memory_epoch)
+			return most_recent = c;
+		if (format_readable(c) && !memcmp(format, c->text, c->length + 1)) {
+			reseal_now_and_then(c);
+			return most_recent = c;
+		}
 	}
 	return NULL;
 }
@@ -292,6 +416,8 @@ static void keep(const struct parsed *p)
 	*slot = *p;
 	slot->readable_epoch = rs_memory_epoch;  /* rs_printf_ok checked it just now */
 	memcpy(slot->text, p->format, p->length + 1);
+	slot->hits = slot->seal_tries = 0;
+	seal(slot);
 }
 
 /* The arguments from the conversion at p on, parsing as it goes: a format
@@ -311,21 +437,55 @@ static int printf_rest_ok(const char *p, va_list *args)
 	return 1;
 }
 
-int rs_printf_ok(const char *format, va_list args)
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* Argument k of an integer-class list, read where va_arg would find it (the
+ * SysV x86-64 ABI): the first six general-purpose arguments saved at
+ * reg_save_area, gp_offset bytes of them taken by the named parameters,
+ * the rest in 8-byte slots at overflow_arg_area.  Only lists in which no
+ * floating-point argument comes first are read so: those go elsewhere. */
+static inline uintptr_t argument(va_list args, unsigned k)
 {
-	const struct parsed *c = cached(format);
-	struct parsed fresh;
+	unsigned offset = args->gp_offset + 8 * k;
+
+	if (offset < 48)
+		return *(const uintptr_t *)((const char *)args->reg_save_area + offset);
+	return ((const uintptr_t *)args->overflow_arg_area)[(offset - 48) / 8];
+}
+
+/* The checks of a planned format: the same pointers, and the same
+ * precisions, that the engine's va_arg will fetch. */
+static inline __attribute__((always_inline)) int plan_ok(const struct parsed *c, va_list args)
+{
+	unsigned i;
+
+	for (i = 0; i < c->checks; i++) {
+		const struct check *k = &c->check[i];
+		const void *p = (const void *)argument(args, k->slot);
+
+		if (k->kind == ARG_STORE) {
+			if (!rs_buffer_ok(p, k->size, 1))
+				return 0;
+			continue;
+		}
+		if (!string_argument_ok(p, k->precision_slot < 0 ? k->precision
+					   : (int)argument(args, (unsigned)k->precision_slot)))
+			return 0;
+	}
+	return 1;
+}
+#define PLANNED(c) ((c)->planned)
+#else
+#define plan_ok(c, args) 1
+#define PLANNED(c) 0
+#endif
+
+/* The arguments walked with va_arg, conversion by conversion. */
+static __attribute__((noinline)) int walk_ok(const struct parsed *c, va_list args)
+{
 	unsigned i;
 	va_list ap;
 	int ok = 1;
 
-	if (!c) {
-		if (!rs_string_ok(format))
-			return 0;
-		parse_printf(format, &fresh);
-		keep(&fresh);
-		c = &fresh;
-	}
 	va_copy(ap, args);
 	for (i = 0; ok && i < c->count; i++)
 		ok = printf_spec_ok(&c->specs[i], &ap);
@@ -333,6 +493,36 @@ int rs_printf_ok(const char *format, va_list args)
 		ok = c->err ? refuse(c->err) : printf_rest_ok(c->specs[c->count - 1].end, &ap);
 	va_end(ap);
 	return ok;
+}
+
+static int arguments_ok(const struct parsed *c, va_list args)
+{
+	return PLANNED(c) ? plan_ok(c, args) : walk_ok(c, args);
+}
+
+/* A format that is not the most recent sealed one: looked up among the
+ * kept ones, else checked, parsed and kept when it can be. */
+static __attribute__((noinline)) int other_printf_ok(const char *format, va_list args)
+{
+	const struct parsed *c = cached(format);
+	struct parsed fresh;
+
+	if (c)
+		return arguments_ok(c, args);
+	if (!rs_string_ok(format))
+		return 0;
+	parse_printf(format, &fresh);
+	keep(&fresh);
+	return arguments_ok(&fresh, args);
+}
+
+int rs_printf_ok(const char *format, va_list args)
+{
+	const struct parsed *c = most_recent;
+
+	if (__builtin_expect(c->format != format || !c->sealed || c->sealed_epoch != rs_memory_epoch, 0))
+		return other_printf_ok(format, args);
+	return arguments_ok(c, args);
 }
 
 /* What a scanf conversion writes: its size, 0 for none, -1 for "a width of

@@ -2,8 +2,10 @@
  * Checking a format string against the arguments that come with it, before
  * SFIO's printf or scanf engine runs (robust_format.c).  Each conversion's
  * argument is fetched from a copy of the va_list, exactly as the engine will
- * fetch it, and a pointer argument is checked for what the conversion does
- * with it: %s reads a string, %n and every scanf conversion write.
+ * fetch it (on x86-64, a kept printf format of integer-class arguments reads
+ * just its pointers from their slots), and a pointer argument is checked for
+ * what the conversion does with it: %s reads a string, %n and every scanf
+ * conversion write.
  */
 #ifndef ROBUST_FORMAT_H
 #define ROBUST_FORMAT_H

@@ -1,8 +1,10 @@
 /*
  * Hardened formatted I/O.  The v-functions check their va_list and go on
- * to SFIO's; the variadic ones are the v-functions on their own arguments,
- * as in SFIO.
+ * to SFIO's; the variadic printf functions make the same checks on their
+ * own arguments and call SFIO's v-function, and the variadic scanf ones are
+ * the v-functions on their own arguments, as in SFIO.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -21,23 +23,21 @@
 	va_end(args_); \
 	n_; })
 
-int sfvprintf(Sfio_t *f, const char *format, va_list args)
+/* The checked calls behind the printf functions, in line in both the
+ * v-function and the variadic one: sfprintf and sfsprintf check their own
+ * arguments once and call the real v-function, rather than the wrapper. */
+static inline __attribute__((always_inline)) int checked_vprintf(Sfio_t *f, const char *format,
+								  va_list args)
 {
-	RS_FORWARD_IF_NESTED(sfvprintf, f, format, args);
 	if (!rs_stream_ok(f, SF_WRITE) || !rs_printf_ok(format, args))
 		return -1;
 	return RS_CALL(sfvprintf, f, format, args);
 }
 
-int sfprintf(Sfio_t *f, const char *format, ...)
-{
-	return VARIADIC(sfvprintf, f, format);
-}
-
 /* s holds n bytes, the last of them for the NUL. */
-int sfvsprintf(char *s, int n, const char *format, va_list args)
+static inline __attribute__((always_inline)) int checked_vsprintf(char *s, int n,
+								   const char *format, va_list args)
 {
-	RS_FORWARD_IF_NESTED(sfvsprintf, s, n, format, args);
 	if (n < 0)
 		RS_REFUSE(EINVAL, -1);
 	if (!rs_buffer_ok(s, (size_t)n, 1) || !rs_printf_ok(format, args))
@@ -45,9 +45,47 @@ int sfvsprintf(char *s, int n, const char *format, va_list args)
 	return RS_CALL(sfvsprintf, s, n, format, args);
 }
 
+static __attribute__((noinline)) int outer_vprintf(Sfio_t *f, const char *format, va_list args)
+{
+	return checked_vprintf(f, format, args);
+}
+
+/* SFIO's sfvsprintf prints through sfvprintf, which arrives here nested:
+ * the test of the depth comes first, so that forward is a tail call. */
+int sfvprintf(Sfio_t *f, const char *format, va_list args)
+{
+	RS_FORWARD_IF_NESTED(sfvprintf, f, format, args);
+	return outer_vprintf(f, format, args);
+}
+
+int sfprintf(Sfio_t *f, const char *format, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, format);
+	n = RS_NESTED() ? (rs_fast_forget(), rs_real.sfvprintf(f, format, args))
+			: checked_vprintf(f, format, args);
+	va_end(args);
+	return n;
+}
+
+int sfvsprintf(char *s, int n, const char *format, va_list args)
+{
+	RS_FORWARD_IF_NESTED(sfvsprintf, s, n, format, args);
+	return checked_vsprintf(s, n, format, args);
+}
+
 int sfsprintf(char *s, int n, const char *format, ...)
 {
-	return VARIADIC(sfvsprintf, s, n, format);
+	va_list args;
+	int r;
+
+	va_start(args, format);
+	r = RS_NESTED() ? (rs_fast_forget(), rs_real.sfvsprintf(s, n, format, args))
+			: checked_vsprintf(s, n, format, args);
+	va_end(args);
+	return r;
 }
 
 /* The scanf functions run on a format whose unbounded strings got widths. */

@@ -56,6 +56,9 @@ WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice),
 WATCHED(int, brk, (void *addr), (addr), -1)
 WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1)
 WATCHED(int, shmdt, (const void *addr), (addr), -1)
+/* The dynamic linker unmaps an object by calls of its own: a string
+ * literal of the object goes with it (robust_format.c's sealed formats). */
+WATCHED(int, dlclose, (void *handle), (handle), -1)
 /* What the allocator behind free() and realloc() can take away by calls of
  * its own that no wrapper here sees, decided once from where its free() is.
  * libgvpr.so.2's allocator (which a program linked with it gets) asks for

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,6 +15,7 @@
 #include "check_run.h"
 #include "robust_memory.h"
 #include "robust_sfio.h"
+#include "started_list.h"
 
 static char *pages(size_t n)
 {
@@ -275,6 +277,90 @@ START_TEST(a_kept_format_is_checked_again_when_it_changes)
 }
 END_TEST
 
+/* A format kept from a read-only segment (a string literal) is not compared
+ * while the mapping epoch holds; made writable and changed, it is parsed
+ * again, so its new conversion's argument is checked. */
+START_TEST(a_literal_format_made_writable_and_changed_is_parsed_again)
+{
+	static const char format[] = "%p|";
+	uintptr_t page = (uintptr_t)format & ~(uintptr_t)4095;
+	char buf[64];
+
+	ck_assert_int_gt(sfsprintf(buf, sizeof(buf), format, (void *)1), 0);
+	ck_assert_int_gt(sfsprintf(buf, sizeof(buf), format, (void *)1), 0);  /* kept */
+	ck_assert_int_eq(mprotect((void *)page, 8192, PROT_READ | PROT_WRITE), 0);
+	*(volatile char *)&format[1] = 's';
+	ck_refused(sfsprintf(buf, sizeof(buf), format, (char *)1), -1, EFAULT);
+	*(volatile char *)&format[1] = 'p';
+	ck_assert_int_gt(sfsprintf(buf, sizeof(buf), format, (void *)1), 0);
+}
+END_TEST
+
+/* A kept format of integer-class arguments checks only its pointers, read
+ * from their places in the list: each is still checked on every call,
+ * wherever it lies (in a register's slot, on the stack, in a list already
+ * started), a %.*s precision bounds the read, and %n needs a writable
+ * target.  A format with a double is walked, and checked the same. */
+START_TEST(a_kept_format_checks_its_pointer_arguments_on_every_call)
+{
+	char *p = pages(2), buf[128];
+	char *end = p + 4096 - 4;  /* "ppp" then the unmapped page, no NUL */
+	int i, n = 0;
+
+	munmap(p + 4096, 4096);
+	for (i = 0; i < 3; i++) {  /* parsed, then kept */
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, 4, end), 15);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, 5, end), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, -1, end), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 1UL, 2UL, 1, (char *)1), -1, EFAULT);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%.3s|%s", end, "ok"), 6);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%.3s|%s", end, end), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%d %d %d %d %d %d %d %s", 1, 2, 3, 4, 5, 6, 7,
+				     (char *)1), -1, EFAULT);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%d %d %d %d %d %d %d %s", 1, 2, 3, 4, 5,
+					   6, 7, "x"), 15);
+		ck_refused(vsprintf_after_first(buf, sizeof(buf), "%s", "skipped", (char *)1), -1, EFAULT);
+		ck_assert_int_eq(vsprintf_after_first(buf, sizeof(buf), "%s", (char *)1, "x"), 1);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%*d%n", 5, 1, &n), 5);
+		ck_assert_int_eq(n, 5);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%*d%n", 5, 1, (int *)"literal"), -1, EFAULT);
+		ck_refused(sfsprintf(buf, sizeof(buf), "%f %s", 1.0, (char *)1), -1, EFAULT);
+		ck_assert_int_eq(sfsprintf(buf, sizeof(buf), "%f %s", 1.0, "x"), 10);
+	}
+}
+END_TEST
+
+/* sfputr copies into the buffer itself only from memory remembered
+ * readable: a string that runs on past that memory is checked in full
+ * (and written when the rest can be read, refused when it cannot), and a
+ * closed stream or an unreadable string is refused as before. */
+START_TEST(sfputr_copies_only_from_memory_known_readable)
+{
+	Sfio_t *f = scratch("w"), *closed = scratch("w");
+	char *p = pages(2);
+
+	p[100] = '\0';
+	ck_assert_int_eq(sfputr(f, p, '\n'), 101);  /* checked, its page remembered */
+	ck_assert_int_eq(sfputr(f, p, '\n'), 101);  /* copied from memory */
+	p[100] = 'p';
+	p[4096 + 10] = '\0';
+	ck_assert_int_eq(sfputr(f, p + 4000, -1), 96 + 10);  /* on into the next page */
+	munmap(p + 4096, 4096);
+	p[4095] = '\0';
+	ck_assert_int_eq(sfputr(f, p + 4000, '\n'), 96);  /* page 0 remembered anew */
+	p[4095] = 'p';
+	ck_refused(sfputr(f, p + 4000, '\n'), -1, EFAULT);  /* on into the unmapped page */
+	ck_refused(sfputr(f, "x", 256), -1, EINVAL);
+	ck_assert_int_eq(sftell(f), 101 + 101 + 106 + 96);
+	sfclose(closed);
+	ck_refused(sfputr(closed, "x", '\n'), -1, EBADF);
+	mprotect(p, 4096, PROT_NONE);
+	ck_refused(sfputr(f, p, '\n'), -1, EFAULT);
+	ck_assert_int_eq(sftell(f), 101 + 101 + 106 + 96);
+	sfclose(f);
+}
+END_TEST
+
 /* A free() counts only when it can take memory away by a call no wrapper
  * sees (robust_mapwatch.c); libgvpr.so.2's allocator, which this program
  * gets, gives memory back only by a watched sbrk(), so freeing other memory
@@ -531,6 +617,9 @@ int main(void)
 	tcase_add_test(t, two_streams_in_turn_are_looked_up_once);
 	tcase_add_test(t, a_check_proves_its_pages_and_no_more);
 	tcase_add_test(t, a_kept_format_is_checked_again_when_it_changes);
+	tcase_add_test(t, a_literal_format_made_writable_and_changed_is_parsed_again);
+	tcase_add_test(t, a_kept_format_checks_its_pointer_arguments_on_every_call);
+	tcase_add_test(t, sfputr_copies_only_from_memory_known_readable);
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);

@@ -21,6 +21,8 @@
 #include "sfio_abi.h"
 #endif
 
+#include "started_list.h"
+
 #define say(...) sfprintf(sfstdout, __VA_ARGS__)
 
 static void write_read_seek(void)
@@ -83,6 +85,38 @@ static void printf_scanf(void)
 	got = sfsscanf("17 words 2.5", "%d %s %lf", &a, word, &d);
 	say("sscanf=%d %d %s %g\n", got, a, word, d);
 	sfclose(f);
+}
+
+/* Formats whose arguments are all of the integer class, each printed twice
+ * (parsed, then kept): %.*s with a precision shorter and longer than the
+ * string and negative, a * width, %p, %n, arguments past the six that
+ * travel in registers, a list already started, and one with a double. */
+static void printf_plans(void)
+{
+	char buf[128], line[] = "some line of text";
+	int i, n = 0, got;
+	long long stored = 0;
+
+	for (i = 0; i < 2; i++) {
+		got = sfsprintf(buf, sizeof(buf), "%08lu %lu %.*s", 7UL + i, 17UL, 9, line);
+		say("plan=%d %s\n", got, buf);
+		got = sfsprintf(buf, sizeof(buf), "%.*s|%.*s|%*d", 40, "ab", -1, "cd", 6, i);
+		say("precisions=%d %s\n", got, buf);
+		got = sfsprintf(buf, sizeof(buf), "%p %hhd %hd %lld %zu%n.", (void *)0, 300, 70000,
+				-5LL, (size_t)9, &n);
+		say("mixed=%d %s n=%d\n", got, buf, n);
+		got = sfsprintf(buf, sizeof(buf), "%d %d %d %d %d %d %d %s %lld%lln", 1, 2, 3, 4, 5,
+				6, 7, "eight", 9LL, &stored);
+		say("many=%d %s stored=%lld\n", got, buf, stored);
+		got = vsprintf_after_first(buf, sizeof(buf), "%d %s %c", 99, 5, "five", 'x');
+		say("started=%d %s\n", got, buf);
+		got = sfsprintf(buf, sizeof(buf), "%d %.2f %s", i, 2.5, "float");
+		say("walked=%d %s\n", got, buf);
+		got = sfsprintf(buf, 8, "%lu:%s", 12345UL, "truncated");
+		say("short=%d %s\n", got, buf);
+		got = sfprintf(sfstdout, "%lu:%s\n", 16UL * (unsigned long)(i + 1), line);
+		say("printed=%d\n", got);
+	}
 }
 
 static void string_streams(void)
@@ -210,13 +244,51 @@ static void discipline(void)
 		fclose(in);
 }
 
+/* sfputr on the shapes its in-buffer copy takes and leaves to SFIO: records
+ * that fit the buffer, end exactly at its end, straddle it and outgrow it,
+ * empty ones, no separator, a line-buffered stream and a string stream. */
+static void records_in_buffer(void)
+{
+	Sfio_t *f = sfopen(NULL, "putr.txt", "w+"), *s;
+	static char big[20000];
+	char area[64], *r;
+	size_t lengths[] = { 0, 1, 31, 4095, 4096, 8191, 8192, 9000, 19999 };
+	size_t i, k;
+	long long total = 0;
+
+	memset(big, 'b', sizeof(big) - 1);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+			ssize_t n = sfputr(f, big + sizeof(big) - 1 - lengths[i], k == 2 ? -1 : (int)'\n' + (int)k);
+
+			say("%zd ", n);
+			total += n;
+		}
+	say("\ntell=%lld total=%lld\n", sftell(f), total);
+	sfseek(f, 0, SEEK_SET);
+	for (i = 0; (r = sfgetr(f, '\n', 0)); i++)
+		total -= sfvalue(f);
+	say("records=%zu left=%lld\n", i, total);
+	sfclose(f);
+	sfset(sfstdout, SF_LINE, 1);
+	say("line=%zd\n", sfputr(sfstdout, "a line-buffered record", '\n'));
+	sfset(sfstdout, SF_LINE, 0);
+	s = sfnew(NULL, area, sizeof(area), -1, SF_STRING | SF_WRITE);
+	say("string=%zd %zd ", sfputr(s, "0123456789", '|'), sfputr(s, "", -1));
+	say("%zd tell=%lld\n", sfputr(s, "abc", -1), sftell(s));
+	say("area=%.14s\n", area);
+	sfclose(s);
+}
+
 static const struct program {
 	const char *name;
 	void (*run)(void);
 } programs[] = {
 	{ "write_read_seek", write_read_seek },
 	{ "records", records },
+	{ "records_in_buffer", records_in_buffer },
 	{ "printf_scanf", printf_scanf },
+	{ "printf_plans", printf_plans },
 	{ "string_streams", string_streams },
 	{ "stacks", stacks },
 	{ "pools", pools },
