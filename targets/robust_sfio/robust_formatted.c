@@ -64,7 +64,7 @@ int sfprintf(Sfio_t *f, const char *format, ...)
 	int n;
 
 	va_start(args, format);
-	n = RS_NESTED() ? (rs_fast_forget(), rs_real.sfvprintf(f, format, args))
+	n = RS_NESTED() ? rs_real.sfvprintf(f, format, args)
 			: checked_vprintf(f, format, args);
 	va_end(args);
 	return n;
@@ -82,7 +82,7 @@ int sfsprintf(char *s, int n, const char *format, ...)
 	int r;
 
 	va_start(args, format);
-	r = RS_NESTED() ? (rs_fast_forget(), rs_real.sfvsprintf(s, n, format, args))
+	r = RS_NESTED() ? rs_real.sfvsprintf(s, n, format, args)
 			: checked_vsprintf(s, n, format, args);
 	va_end(args);
 	return r;
