@@ -150,28 +150,46 @@ extern struct rs_hint rs_buffer_hint[2], rs_string_hint, rs_format_hint, rs_argu
 const struct rs_range *rs_covering_search(uintptr_t start, size_t n, int want_write,
 					  struct rs_hint *hint);
 
-/* The hinted range holds [start, start + n): the part of the answer that
- * needs no call. */
-static inline const struct rs_range *rs_covering_hinted(uintptr_t start, size_t n,
-							int want_write,
-							const struct rs_hint *hint)
+/* Remembered range i (an index a hint holds) holds [start, start + n). */
+static inline const struct rs_range *rs_range_holds(unsigned i, uintptr_t start, size_t n,
+						    int want_write)
 {
-	const struct rs_range *r = &rs_ranges.range[hint->last[0]];
+	const struct rs_range *r = &rs_ranges.range[i];
 
-	if (rs_ranges.epoch == rs_memory_epoch && hint->last[0] < rs_ranges.used &&
+	if (rs_ranges.epoch == rs_memory_epoch && i < rs_ranges.used &&
 	    start - r->start < r->end - r->start && n <= r->end - start &&
 	    r->writable >= want_write)
 		return r;
 	return NULL;
 }
 
+/* The hinted range holds [start, start + n): the part of the answer that
+ * needs no call. */
+static inline const struct rs_range *rs_covering_hinted(uintptr_t start, size_t n,
+							int want_write,
+							const struct rs_hint *hint)
+{
+	return rs_range_holds(hint->last[0], start, n, want_write);
+}
+
+/* The hint's latest range, then the one before it (a loop alternating
+ * between two blocks, a record on the heap and a line in SFIO's buffer, or
+ * two heap blocks in ranges of their own), then the search. */
 static inline const struct rs_range *rs_covering(uintptr_t start, size_t n, int want_write,
 						 struct rs_hint *hint)
 {
 	const struct rs_range *r = rs_covering_hinted(start, n, want_write, hint);
+	unsigned char other;
 
 	if (__builtin_expect(r != NULL, 1))
 		return r;
+	other = hint->last[1];
+	r = rs_range_holds(other, start, n, want_write);
+	if (r) {
+		hint->last[1] = hint->last[0];
+		hint->last[0] = other;
+		return r;
+	}
 	return rs_covering_search(start, n, want_write, hint);
 }
 
