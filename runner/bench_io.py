@@ -32,6 +32,7 @@ from .exitcodes import Exit
 BENCHMARKS = metrics.STUDY_BENCHMARKS + ("records",)
 UNBLOCKED = ("getc", "putc", "records")   # byte and record benchmarks: no block size
 READS_INPUT = ("copyrw", "getc", "read", "revrd", "seekrw", "records")
+WRITES_OUTPUT = ("copyrw", "putc", "seekrw", "write", "records")
 MiB = 1 << 20
 
 # Default file sizes (MiB): at each, the cheapest library spends about
@@ -129,10 +130,25 @@ class Outcome:
 
 
 def _discard(scratch, library):
-    """Removes a run's output file once it is done with: its dirty pages
-    go with it, so that no later run pays for writing them back, and the
-    disk holds one output at a time."""
+    """Removes a library's output file: the next run writes a fresh one."""
     (scratch / f"out-{library}").unlink(missing_ok=True)
+
+
+def _preload_outputs(scratch, libraries, configs):
+    """Gives each library's output file the size of the largest output, in
+    the page cache.  Timed runs on a warm cache then rewrite pages already
+    there (the program does not truncate, iobench.c): with a fresh file per
+    run, a write benchmark's system time was mostly the kernel finding new
+    pages, and on a virtual machine that hands freed memory back to its host
+    it varied fivefold from run to run, whatever the library (write at
+    8192 bytes: 1.05 to 4.97 s of sys on SFIO alike, in one run of ten)."""
+    largest = max((c.size_bytes for c in configs if c.benchmark in WRITES_OUTPUT), default=0)
+    zeros = bytes(MiB)
+    for library in libraries:
+        with open(scratch / f"out-{library}", "wb") as f:
+            for _ in range(largest // MiB):
+                f.write(zeros)
+            f.write(zeros[:largest % MiB])
 
 
 def run_once(library, config, scratch, input_path):
@@ -141,7 +157,10 @@ def run_once(library, config, scratch, input_path):
     said, errors = scratch / f"said-{library}", scratch / f"errors-{library}"
     argv = [str(program(library)), config.benchmark, str(config.block or 1), str(input_path),
             str(output), str(config.size_bytes)]
-    actions = [(os.POSIX_SPAWN_OPEN, 1, str(said), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+    # descriptor 0 taken, whatever the caller's: a file the program opens is
+    # never given 0, where SFIO would build it in the standard input's struct
+    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, str(said), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
                (os.POSIX_SPAWN_OPEN, 2, str(errors), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
     started = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
@@ -221,6 +240,9 @@ def _clock(seconds):
 def measure(store, configs, libraries, repeat, cold, scratch, input_path, progress):
     """The repetitions, each measurement stored as it is made."""
     estimate = warm_up(configs, libraries, scratch, input_path, progress.show)
+    if not cold:
+        progress.show("writing the output files once")
+        _preload_outputs(scratch, libraries, configs)
     total = repeat * len(configs) * len(libraries)
     left = repeat * sum(estimate.values())
     sequence = 0
@@ -230,9 +252,11 @@ def measure(store, configs, libraries, repeat, cold, scratch, input_path, progre
                 progress.show(f"{sequence}/{total} runs, repetition {repetition}/{repeat},"
                               f" {config.label} on {library}, ETA {_clock(left)}")
                 if cold:
+                    # a fresh file: rewriting one not in the cache would
+                    # read the old pages first wherever a block is partial
+                    _discard(scratch, library)
                     drop_caches()
                 outcome = run_once(library, config, scratch, input_path)
-                _discard(scratch, library)
                 sequence += 1
                 left -= estimate[config.label, library]
                 store.add(dict(benchmark=config.benchmark, block=config.block, library=library,
