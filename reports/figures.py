@@ -221,12 +221,12 @@ def bench_figures(out, report):
         n = bench.repetitions
         figures[f"e_bench{suffix}"] = bench_figure(
             out, f"figure_e_bench_elapsed{suffix}", bench, "elapsed",
-            f"I/O benchmarks: elapsed time per benchmark and library (median of {n},"
-            " whiskers: 95% interval)", "elapsed (s)")
+            f"I/O benchmarks, the study's Figure 3: elapsed time per benchmark and library"
+            f" (median of {n}, whiskers: 95% interval)", "elapsed (s)")
         figures[f"f_bench{suffix}"] = bench_figure(
             out, f"figure_f_bench_cpu{suffix}", bench, "cpu",
-            f"I/O benchmarks: processing time, usr + sys, per benchmark and library (median of"
-            f" {n}, whiskers: 95% interval)", "usr + sys (s)")
+            f"I/O benchmarks, the study's Figure 4: processing time, usr + sys, per benchmark"
+            f" and library (median of {n}, whiskers: 95% interval)", "usr + sys (s)")
     return figures
 
 
