@@ -14,9 +14,9 @@
  * decides, up to WALL_LIMIT deadlines in all.
  */
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

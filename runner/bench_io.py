@@ -32,7 +32,7 @@ from .exitcodes import Exit
 BENCHMARKS = metrics.STUDY_BENCHMARKS + ("records",)
 UNBLOCKED = ("getc", "putc", "records")   # byte and record benchmarks: no block size
 READS_INPUT = ("copyrw", "getc", "read", "revrd", "seekrw", "records")
-WRITES_OUTPUT = ("copyrw", "putc", "seekrw", "write", "records")
+FILLS_OUTPUT = ("copyrw", "putc", "write", "records")   # write about SIZE bytes (seekrw: one block)
 MiB = 1 << 20
 
 # Default file sizes (MiB): at each, the cheapest library spends about
@@ -141,8 +141,9 @@ def _preload_outputs(scratch, libraries, configs):
     run, a write benchmark's system time was mostly the kernel finding new
     pages, and on a virtual machine that hands freed memory back to its host
     it varied fivefold from run to run, whatever the library (write at
-    8192 bytes: 1.05 to 4.97 s of sys on SFIO alike, in one run of ten)."""
-    largest = max((c.size_bytes for c in configs if c.benchmark in WRITES_OUTPUT), default=0)
+    8192 bytes, ten repetitions: 1.05 to 4.72 s of sys on SFIO, 1.08 to
+    4.97 s on Robust SFIO)."""
+    largest = max((c.size_bytes for c in configs if c.benchmark in FILLS_OUTPUT), default=0)
     zeros = bytes(MiB)
     for library in libraries:
         with open(scratch / f"out-{library}", "wb") as f:

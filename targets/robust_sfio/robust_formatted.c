@@ -58,16 +58,17 @@ int sfvprintf(Sfio_t *f, const char *format, va_list args)
 	return outer_vprintf(f, format, args);
 }
 
+/* What sfprintf does with its list: inside a real SFIO call, SFIO's
+ * sfvprintf unchecked, as every nested call; else the checked call. */
+static inline __attribute__((always_inline)) int list_vprintf(Sfio_t *f, const char *format,
+							       va_list args)
+{
+	return RS_NESTED() ? rs_real.sfvprintf(f, format, args) : checked_vprintf(f, format, args);
+}
+
 int sfprintf(Sfio_t *f, const char *format, ...)
 {
-	va_list args;
-	int n;
-
-	va_start(args, format);
-	n = RS_NESTED() ? rs_real.sfvprintf(f, format, args)
-			: checked_vprintf(f, format, args);
-	va_end(args);
-	return n;
+	return VARIADIC(list_vprintf, f, format);
 }
 
 int sfvsprintf(char *s, int n, const char *format, va_list args)
@@ -76,16 +77,17 @@ int sfvsprintf(char *s, int n, const char *format, va_list args)
 	return checked_vsprintf(s, n, format, args);
 }
 
+/* ... and sfsprintf, likewise. */
+static inline __attribute__((always_inline)) int list_vsprintf(char *s, int n,
+								const char *format, va_list args)
+{
+	return RS_NESTED() ? rs_real.sfvsprintf(s, n, format, args)
+			   : checked_vsprintf(s, n, format, args);
+}
+
 int sfsprintf(char *s, int n, const char *format, ...)
 {
-	va_list args;
-	int r;
-
-	va_start(args, format);
-	r = RS_NESTED() ? rs_real.sfvsprintf(s, n, format, args)
-			: checked_vsprintf(s, n, format, args);
-	va_end(args);
-	return r;
+	return VARIADIC(list_vsprintf, s, n, format);
 }
 
 /* The scanf functions run on a format whose unbounded strings got widths. */

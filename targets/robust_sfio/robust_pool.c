@@ -94,11 +94,8 @@ void *rs_pool_malloc(size_t n, void *(*real_malloc)(size_t))
 
 void rs_pool_release(void *p)
 {
-	size_t at;
+	size_t at = (size_t)((struct rs_slot *)p - rs_pool);
 
-	if (!rs_in_pool(p))
-		return;
-	at = (size_t)((struct rs_slot *)p - rs_pool);
 	if (!in_use[at])
 		return;
 	memset(p, 0, RS_SLOT);

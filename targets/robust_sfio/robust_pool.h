@@ -58,8 +58,8 @@ void rs_pool_disarm(void);
 /* malloc(n) while rs_pool_watching: a slot, or real_malloc's block. */
 void *rs_pool_malloc(size_t n, void *(*real_malloc)(size_t));
 
-/* The slot at p (rs_in_pool(p)) is free again, cleared; a pointer into
- * the pool that is no slot in use is ignored. */
+/* The slot at p (rs_in_pool(p)) is free again, cleared; a slot not in use
+ * is left as it is. */
 void rs_pool_release(void *p);
 
 /* realloc() of a slot: the contents moved to real_malloc's block. */
