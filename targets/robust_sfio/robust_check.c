@@ -39,8 +39,10 @@ int rs_stream_open_slow(const Sfio_t *f)
 		errno = EBADF;
 		return 0;
 	}
+	/* A new generation forgets both: f stands in for the one before, since
+	 * a NULL kept there would make rs_stream_remembered(NULL) true. */
 	if (rs_hot.generation != rs_registry_generation) {
-		rs_hot.stream[0] = NULL;
+		rs_hot.stream[0] = f;
 		rs_hot.generation = rs_registry_generation;
 	}
 	rs_hot.stream[1] = rs_hot.stream[0];

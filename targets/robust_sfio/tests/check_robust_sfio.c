@@ -148,6 +148,24 @@ START_TEST(a_closed_stream_is_refused_though_remembered)
 }
 END_TEST
 
+/* The first stream found open after a close is remembered alone: NULL
+ * must not be taken for the other remembered one. */
+START_TEST(null_is_refused_after_a_stream_is_remembered)
+{
+	Sfio_t *f = scratch("w+");
+	char block[8] = { 0 };
+
+	ck_assert_int_eq(sfclose(scratch("w")), 0);  /* a new generation */
+	ck_assert_int_eq(sfwrite(f, "abcd", 4), 4);
+	ck_assert_int_eq(sfseek(f, 0, SEEK_SET), 0);
+	ck_refused(sfread(NULL, block, 4), -1, EBADF);
+	ck_refused(sfwrite(NULL, block, 4), -1, EBADF);
+	ck_assert_ptr_null(sfgetr(NULL, '\n', 0));
+	ck_assert_int_eq(sfvalue(NULL), 0);
+	ck_assert_int_eq(sfclose(f), 0);
+}
+END_TEST
+
 START_TEST(a_stream_swapped_away_is_refused)
 {
 	Sfio_t *f = scratch("w+"), *moved;
@@ -612,6 +630,7 @@ int main(void)
 	tcase_add_test(t, strings_are_checked_to_their_nul_or_precision);
 	tcase_add_test(t, a_loop_on_one_stream_and_buffer_checks_once);
 	tcase_add_test(t, a_closed_stream_is_refused_though_remembered);
+	tcase_add_test(t, null_is_refused_after_a_stream_is_remembered);
 	tcase_add_test(t, a_stream_swapped_away_is_refused);
 	tcase_add_test(t, streams_sfio_closes_itself_are_forgotten);
 	tcase_add_test(t, two_streams_in_turn_are_looked_up_once);
