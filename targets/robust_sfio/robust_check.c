@@ -10,7 +10,10 @@
  * A range is remembered whole pages wide: the kernel grants and takes away
  * access a page at a time, so a byte that passed proves its whole page, and
  * the next line in SFIO's buffer or the next block the allocator hands out
- * in the same pages hits.  A range that touches or overlaps one of the same
+ * in the same pages hits.  Inside the break heap a pass proves the whole
+ * heap, readable and writable, as brk() made it (robust_mapwatch.c): a
+ * record loop's blocks, wherever the allocator puts them, and SFIO's
+ * buffers are then one range, which the hints name every time.  A range that touches or overlaps one of the same
  * access and epoch is merged into it, so memory walked through page by page
  * (a buffer, a growing heap) stays one range.
  */
@@ -96,9 +99,16 @@ static void round_to_pages(uintptr_t *start, uintptr_t *end)
 static void remember(uintptr_t start, uintptr_t end, int writable)
 {
 	struct rs_range *r;
+	uintptr_t heap_start, heap_end;
 	unsigned i;
 
 	round_to_pages(&start, &end);
+	/* memory that passed inside the break heap stands for all of it */
+	if (rs_break_heap(&heap_start, &heap_end) && start >= heap_start && end <= heap_end) {
+		start = heap_start;
+		end = heap_end;
+		writable = 1;
+	}
 	if (rs_ranges.epoch != rs_memory_epoch) {
 		rs_ranges.used = 0;
 		rs_ranges.epoch = rs_memory_epoch;

@@ -14,12 +14,15 @@
  *   is trusted only while the generation is unchanged;
  * - memory unmapped or reprotected: the mapping epoch changes on every
  *   munmap, mprotect, pkey_mprotect, mremap, MAP_FIXED mmap, madvise, brk,
- *   sbrk, shmdt and dlclose the program (or its allocator, through the PLT) makes,
- *   and on every free and realloc that can take memory away by a system call
- *   no wrapper sees (robust_mapwatch.c): with libgvpr.so.2's allocator none
- *   can (it only uses sbrk); with glibc's, a free of a block outside the
- *   break heap, a free that lowers the break, and every realloc; with any
- *   other allocator, every free and realloc.
+ *   sbrk, shmdt, malloc_trim and dlclose the program (or its allocator,
+ *   through the PLT) makes, and on every free and realloc that can take
+ *   memory away by a system call no wrapper sees (robust_mapwatch.c): with
+ *   libgvpr.so.2's allocator none can (it only uses sbrk); with glibc's, a
+ *   free of a block outside the break heap, a free that lowers the break,
+ *   and every realloc; with any other allocator, every free and realloc.  Memory inside the break heap
+ *   grown since this library was loaded is remembered whole once any of it
+ *   passes: brk() made all of it readable and writable, and only the calls
+ *   above can change that.
  * - the in-line sfgetc and sfputc (robust_sfio.h) keep nothing: they work
  *   in line only on a pointer that is the start of a slot of the stream
  *   pool (robust_pool.h), and there only as SFIO's macros would, so SFIO's
@@ -43,7 +46,9 @@
  *   written when kept (a string literal) is sealed: not compared again while
  *   the mapping epoch is unchanged, since making it writable, replacing or
  *   unloading it moves the epoch on (a write through /proc/self/mem or
- *   ptrace, or to the object's file on disk, is not seen).
+ *   ptrace, or to the object's file on disk, is not seen).  The two sealed
+ *   formats used last whose one pointer argument, if any, is a %s are
+ *   answered in line (robust_format.h) while their seal's epoch holds.
  * - sfputr copies a record into the write buffer itself (robust_data.c) only
  *   from a range remembered readable, and only into [next, endw) of a stream
  *   found open for writing, the window SFIO's own sfputc macro writes into.
@@ -70,7 +75,8 @@
 
 /* The two streams found open most recently (a program reading one stream
  * and writing another alternates between them), and the generation they
- * were found in: a new generation forgets both. */
+ * were found in: a new generation forgets both.  Never NULL once a stream
+ * is found, so that NULL is never remembered open. */
 struct rs_hot {
 	const Sfio_t *stream[2];
 	uint64_t generation;
@@ -192,6 +198,11 @@ static inline const struct rs_range *rs_covering(uintptr_t start, size_t n, int 
 	}
 	return rs_covering_search(start, n, want_write, hint);
 }
+
+/* The break heap the program's allocator grew since this library was
+ * loaded, [start, end) in whole pages, all readable and writable while the
+ * epoch holds (robust_mapwatch.c); 0 when there is none or it is unknown. */
+int rs_break_heap(uintptr_t *start, uintptr_t *end);
 
 /* The checks when nothing remembered answers: asked of the kernel. */
 int rs_buffer_check(const void *p, size_t n, int want_write);

@@ -438,20 +438,6 @@ static int printf_rest_ok(const char *p, va_list *args)
 }
 
 #if defined(__x86_64__) && !defined(__ILP32__)
-/* Argument k of an integer-class list, read where va_arg would find it (the
- * SysV x86-64 ABI): the first six general-purpose arguments saved at
- * reg_save_area, gp_offset bytes of them taken by the named parameters,
- * the rest in 8-byte slots at overflow_arg_area.  Only lists in which no
- * floating-point argument comes first are read so: those go elsewhere. */
-static inline uintptr_t argument(va_list args, unsigned k)
-{
-	unsigned offset = args->gp_offset + 8 * k;
-
-	if (offset < 48)
-		return *(const uintptr_t *)((const char *)args->reg_save_area + offset);
-	return ((const uintptr_t *)args->overflow_arg_area)[(offset - 48) / 8];
-}
-
 /* The checks of a planned format: the same pointers, and the same
  * precisions, that the engine's va_arg will fetch. */
 static inline __attribute__((always_inline)) int plan_ok(const struct parsed *c, va_list args)
@@ -460,7 +446,7 @@ static inline __attribute__((always_inline)) int plan_ok(const struct parsed *c,
 
 	for (i = 0; i < c->checks; i++) {
 		const struct check *k = &c->check[i];
-		const void *p = (const void *)argument(args, k->slot);
+		const void *p = (const void *)rs_argument(args, k->slot);
 
 		if (k->kind == ARG_STORE) {
 			if (!rs_buffer_ok(p, k->size, 1))
@@ -468,13 +454,39 @@ static inline __attribute__((always_inline)) int plan_ok(const struct parsed *c,
 			continue;
 		}
 		if (!string_argument_ok(p, k->precision_slot < 0 ? k->precision
-					   : (int)argument(args, (unsigned)k->precision_slot)))
+					   : (int)rs_argument(args, (unsigned)k->precision_slot)))
 			return 0;
 	}
 	return 1;
 }
 #define PLANNED(c) ((c)->planned)
+
+/* Empty, an entry holds an epoch never reached, so that no format (NULL
+ * above all) matches it. */
+struct rs_printf_fast rs_printf_fast[2] = { { .epoch = UINT64_MAX }, { .epoch = UINT64_MAX } };
+
+/* A sealed, planned format of at most one pointer, a %s, becomes the
+ * latest that rs_printf_ok answers in line; the one before stays second. */
+static void make_fast(const struct parsed *c)
+{
+	const struct check *k = &c->check[0];
+
+	if (!c->planned || !c->sealed || c->sealed_epoch != rs_memory_epoch || c->checks > 1 ||
+	    (c->checks == 1 && k->kind != ARG_STRING))
+		return;
+	if (rs_printf_fast[0].format != c->format)
+		rs_printf_fast[1] = rs_printf_fast[0];
+	rs_printf_fast[0] = (struct rs_printf_fast){
+		.format = c->format,
+		.epoch = c->sealed_epoch,
+		.string = c->checks == 1,
+		.slot = k->slot,
+		.precision_slot = k->precision_slot,
+		.precision = k->precision,
+	};
+}
 #else
+#define make_fast(c) ((void)(c))
 #define plan_ok(c, args) 1
 #define PLANNED(c) 0
 #endif
@@ -507,8 +519,10 @@ static __attribute__((noinline)) int other_printf_ok(const char *format, va_list
 	const struct parsed *c = cached(format);
 	struct parsed fresh;
 
-	if (c)
+	if (c) {
+		make_fast(c);
 		return arguments_ok(c, args);
+	}
 	if (!rs_string_ok(format))
 		return 0;
 	parse_printf(format, &fresh);
@@ -516,12 +530,13 @@ static __attribute__((noinline)) int other_printf_ok(const char *format, va_list
 	return arguments_ok(&fresh, args);
 }
 
-int rs_printf_ok(const char *format, va_list args)
+int rs_printf_check(const char *format, va_list args)
 {
 	const struct parsed *c = most_recent;
 
 	if (__builtin_expect(c->format != format || !c->sealed || c->sealed_epoch != rs_memory_epoch, 0))
 		return other_printf_ok(format, args);
+	make_fast(c);
 	return arguments_ok(c, args);
 }
 

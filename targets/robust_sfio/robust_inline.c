@@ -55,7 +55,16 @@ int sfstacked(Sfio_t *f)
 	return f && rs_stream_open(f) ? f->push != NULL : 0;
 }
 
+static __attribute__((noinline)) ssize_t sfvalue_looked_up(Sfio_t *f)
+{
+	return f && rs_stream_open_slow(f) ? f->val : 0;
+}
+
+/* A record loop asks for each record's length: a stream remembered open
+ * (never NULL) answers with no frame. */
 ssize_t sfvalue(Sfio_t *f)
 {
-	return f && rs_stream_open(f) ? f->val : 0;
+	if (__builtin_expect(rs_stream_remembered(f), 1))
+		return f->val;
+	return sfvalue_looked_up(f);
 }

@@ -22,6 +22,7 @@
 #include <sys/shm.h>
 
 #include "robust_check.h"
+#include "robust_memory.h"
 #include "robust_pool.h"
 
 static void *next(const char *name)
@@ -56,6 +57,8 @@ WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice),
 WATCHED(int, brk, (void *addr), (addr), -1)
 WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1)
 WATCHED(int, shmdt, (const void *addr), (addr), -1)
+/* glibc's malloc_trim() lowers the break by an sbrk() of its own. */
+WATCHED(int, malloc_trim, (size_t pad), (pad), 0)
 /* The dynamic linker unmaps an object by calls of its own: a string
  * literal of the object goes with it (robust_format.c's sealed formats). */
 WATCHED(int, dlclose, (void *handle), (handle), -1)
@@ -72,9 +75,32 @@ enum allocator { NOT_YET, OTHER, VMALLOC, GLIBC };
 extern void *__curbrk __attribute__((weak));  /* glibc's current break */
 static void *heap_floor;  /* the break when this library was loaded */
 
+/* glibc learns the break at its first brk() or sbrk(), which may not have
+ * come by the time this runs: sbrk(0) asks for it then. */
 __attribute__((constructor)) static void note_heap_floor(void)
 {
-	heap_floor = &__curbrk ? __curbrk : NULL;
+	void *now;
+
+	if (!&__curbrk)
+		return;
+	now = __curbrk ? __curbrk : sbrk(0);
+	heap_floor = now == (void *)-1 ? NULL : now;
+}
+
+/* The break heap made since this library was loaded: whole pages from the
+ * first at or above the floor to the page holding the current break's last
+ * byte.  brk() maps that memory readable and writable, and only a call
+ * watched here (mprotect, munmap, a fixed mmap, brk, sbrk, madvise) can
+ * change that, every one of which moves the epoch on. */
+int rs_break_heap(uintptr_t *start, uintptr_t *end)
+{
+	uintptr_t page = rs_memory_page_size();
+
+	if (!&__curbrk || !heap_floor || !__curbrk)
+		return 0;
+	*start = ((uintptr_t)heap_floor + page - 1) & ~(page - 1);
+	*end = ((uintptr_t)__curbrk + page - 1) & ~(page - 1);
+	return *start < *end;
 }
 
 static enum allocator allocator_of(void *fn)
@@ -95,26 +121,32 @@ static enum allocator allocator_of(void *fn)
 
 /* The next malloc(), or NULL while it is being looked up (a malloc() then
  * fails). */
-static void *next_malloc(size_t n)
-{
-	static void *(*real)(size_t);
+static void *(*real_malloc)(size_t);
 
-	if (!real)
-		real = (void *(*)(size_t))next("malloc");
-	return real ? real(n) : NULL;
+static __attribute__((noinline)) void *next_malloc(size_t n)
+{
+	if (!real_malloc)
+		real_malloc = (void *(*)(size_t))next("malloc");
+	return real_malloc ? real_malloc(n) : NULL;
 }
 
+/* A record loop mallocs and frees once a record: each is a test or two and
+ * a tail call to the allocator, the rest out of line. */
 void *malloc(size_t n)
 {
-	if (__builtin_expect(rs_pool_watching, 0))
+	if (__builtin_expect(!rs_pool_watching && real_malloc != NULL, 1))
+		return real_malloc(n);
+	if (rs_pool_watching)
 		return rs_pool_malloc(n, next_malloc);
 	return next_malloc(n);
 }
 
-void free(void *p)
+/* The next free(), and the allocator it belongs to. */
+static void (*next_free)(void *);
+static enum allocator free_allocator;
+
+static __attribute__((noinline)) void free_watched(void *p)
 {
-	static void (*next_free)(void *);
-	static enum allocator allocator;
 	void *top;
 
 	if (rs_in_pool(p)) {
@@ -123,17 +155,18 @@ void free(void *p)
 	}
 	if (!next_free) {
 		next_free = (void (*)(void *))next("free");
-		allocator = allocator_of((void *)next_free);
+		free_allocator = allocator_of((void *)next_free);
 	}
 	if (!next_free) {
 		rs_memory_epoch++;  /* leaked, but the memory counts as gone */
 		return;
 	}
-	if (allocator == VMALLOC || !p) {
+	if (free_allocator == VMALLOC || !p) {
 		next_free(p);
 		return;
 	}
-	if (allocator != GLIBC || (char *)p < (char *)heap_floor || (char *)p >= (char *)__curbrk) {
+	if (free_allocator != GLIBC || (char *)p < (char *)heap_floor ||
+	    (char *)p >= (char *)__curbrk) {
 		rs_memory_epoch++;
 		next_free(p);
 		return;
@@ -142,6 +175,18 @@ void free(void *p)
 	next_free(p);
 	if ((char *)__curbrk < (char *)top)
 		rs_memory_epoch++;
+}
+
+/* With libgvpr.so.2's allocator nothing but a slot needs more than the
+ * allocator's own free (free_allocator is VMALLOC only once next_free is
+ * found). */
+void free(void *p)
+{
+	if (__builtin_expect(free_allocator == VMALLOC && !rs_in_pool(p), 1)) {
+		next_free(p);
+		return;
+	}
+	free_watched(p);
 }
 
 /* realloc() frees too, and glibc's may move a mapped block by mremap() of its

@@ -298,6 +298,18 @@ END_TEST
 /* A format kept from a read-only segment (a string literal) is not compared
  * while the mapping epoch holds; made writable and changed, it is parsed
  * again, so its new conversion's argument is checked. */
+/* The formats answered in line start empty, and an empty one matches no
+ * format, NULL included, whatever the epoch (a program that changed no
+ * mapping is still in epoch 0). */
+START_TEST(a_null_format_is_refused_in_the_first_epoch)
+{
+	char buf[16];
+
+	rs_memory_epoch = 0;
+	ck_refused(sfsprintf(buf, sizeof(buf), NULL), -1, EFAULT);
+}
+END_TEST
+
 START_TEST(a_literal_format_made_writable_and_changed_is_parsed_again)
 {
 	static const char format[] = "%p|";
@@ -375,6 +387,32 @@ START_TEST(sfputr_copies_only_from_memory_known_readable)
 	mprotect(p, 4096, PROT_NONE);
 	ck_refused(sfputr(f, p, '\n'), -1, EFAULT);
 	ck_assert_int_eq(sftell(f), 101 + 101 + 106 + 96);
+	sfclose(f);
+}
+END_TEST
+
+/* Inside the break heap one pass proves all of it, since brk() made it
+ * readable and writable: a block on other pages needs no check of its own.
+ * A page of it reprotected is refused all the same. */
+START_TEST(the_break_heap_is_remembered_whole)
+{
+	Sfio_t *f = scratch("w");
+	char *a = malloc(64), *b = malloc(64 << 10), *page;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	memset(a, 'a', 64);
+	memset(b, 'b', 64 << 10);
+	ck_assert_int_eq(sfwrite(f, a, 64), 64);
+	rs_counts = (struct rs_counts){ 0 };
+	ck_assert_int_eq(sfwrite(f, b + (32 << 10), 100), 100);
+	ck_assert_uint_eq(rs_counts.memory_checks, 0);
+	page = (char *)(((uintptr_t)b + 8192) & ~(uintptr_t)4095);
+	ck_assert_int_eq(mprotect(page, 4096, PROT_NONE), 0);
+	ck_refused(sfwrite(f, page + 10, 10), -1, EFAULT);
+	ck_assert_int_eq(mprotect(page, 4096, PROT_READ | PROT_WRITE), 0);
+	free(b);
+	free(a);
 	sfclose(f);
 }
 END_TEST
@@ -636,11 +674,13 @@ int main(void)
 	tcase_add_test(t, two_streams_in_turn_are_looked_up_once);
 	tcase_add_test(t, a_check_proves_its_pages_and_no_more);
 	tcase_add_test(t, a_kept_format_is_checked_again_when_it_changes);
+	tcase_add_test(t, a_null_format_is_refused_in_the_first_epoch);
 	tcase_add_test(t, a_literal_format_made_writable_and_changed_is_parsed_again);
 	tcase_add_test(t, a_kept_format_checks_its_pointer_arguments_on_every_call);
 	tcase_add_test(t, sfputr_copies_only_from_memory_known_readable);
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
+	tcase_add_test(t, the_break_heap_is_remembered_whole);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);
 	tcase_add_test(t, memory_freed_back_to_the_system_is_checked_again);
 	tcase_add_test(t, the_inline_pair_trusts_one_direction);
