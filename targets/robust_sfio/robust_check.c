@@ -10,10 +10,11 @@
  * A range is remembered whole pages wide: the kernel grants and takes away
  * access a page at a time, so a byte that passed proves its whole page, and
  * the next line in SFIO's buffer or the next block the allocator hands out
- * in the same pages hits.  Inside the break heap a pass proves the whole
- * heap, readable and writable, as brk() made it (robust_mapwatch.c): a
- * record loop's blocks, wherever the allocator puts them, and SFIO's
- * buffers are then one range, which the hints name every time.  A range that touches or overlaps one of the same
+ * in the same pages hits.  Inside the break heap, while no watched call
+ * has reached it, a pass proves the whole heap, readable and writable, as
+ * brk() made it (robust_mapwatch.c): a record loop's blocks, wherever the
+ * allocator puts them, and SFIO's buffers are then one range, which the
+ * hints name every time.  A range that touches or overlaps one of the same
  * access and epoch is merged into it, so memory walked through page by page
  * (a buffer, a growing heap) stays one range.
  */

@@ -476,14 +476,13 @@ static void make_fast(const struct parsed *c)
 		return;
 	if (rs_printf_fast[0].format != c->format)
 		rs_printf_fast[1] = rs_printf_fast[0];
-	rs_printf_fast[0] = (struct rs_printf_fast){
-		.format = c->format,
-		.epoch = c->sealed_epoch,
-		.string = c->checks == 1,
-		.slot = k->slot,
-		.precision_slot = k->precision_slot,
-		.precision = k->precision,
-	};
+	rs_printf_fast[0] = (struct rs_printf_fast){ .format = c->format, .epoch = c->sealed_epoch };
+	if (c->checks == 1) {
+		rs_printf_fast[0].string = 1;
+		rs_printf_fast[0].slot = k->slot;
+		rs_printf_fast[0].precision_slot = k->precision_slot;
+		rs_printf_fast[0].precision = k->precision;
+	}
 }
 #else
 #define make_fast(c) ((void)(c))

@@ -15,11 +15,13 @@
  * allocator (nor does it count for the epoch: the pool is never unmapped).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <unistd.h>
 
 #include "robust_check.h"
 #include "robust_memory.h"
@@ -38,40 +40,6 @@ static void *next(const char *name)
 	return p;
 }
 
-/* Defines NAME to bump the epoch and forward; FALLBACK when the next one is
- * not yet found. */
-#define WATCHED(ret, name, params, args, fallback) \
-	ret name params \
-	{ \
-		static ret (*next_##name) params; \
-		rs_memory_epoch++; \
-		if (!next_##name) \
-			next_##name = (ret (*) params)next(#name); \
-		return next_##name ? next_##name args : fallback; \
-	}
-
-WATCHED(int, munmap, (void *addr, size_t len), (addr, len), -1)
-WATCHED(int, mprotect, (void *addr, size_t len, int prot), (addr, len, prot), -1)
-WATCHED(int, pkey_mprotect, (void *addr, size_t len, int prot, int pkey), (addr, len, prot, pkey), -1)
-WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice), -1)
-WATCHED(int, brk, (void *addr), (addr), -1)
-WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1)
-WATCHED(int, shmdt, (const void *addr), (addr), -1)
-/* glibc's malloc_trim() lowers the break by an sbrk() of its own. */
-WATCHED(int, malloc_trim, (size_t pad), (pad), 0)
-/* The dynamic linker unmaps an object by calls of its own: a string
- * literal of the object goes with it (robust_format.c's sealed formats). */
-WATCHED(int, dlclose, (void *handle), (handle), -1)
-/* What the allocator behind free() and realloc() can take away by calls of
- * its own that no wrapper here sees, decided once from where its free() is.
- * libgvpr.so.2's allocator (which a program linked with it gets) asks for
- * memory and gives it back only by sbrk() through the PLT, which is watched
- * above: its free() takes nothing away unseen.  glibc's free() takes memory
- * away unseen in two ways only: it unmaps a block that was mapped alone
- * (never inside the break heap), and it trims the break heap's free top (the
- * break goes down).  Any other allocator: every free() counts. */
-enum allocator { NOT_YET, OTHER, VMALLOC, GLIBC };
-
 extern void *__curbrk __attribute__((weak));  /* glibc's current break */
 static void *heap_floor;  /* the break when this library was loaded */
 
@@ -87,21 +55,91 @@ __attribute__((constructor)) static void note_heap_floor(void)
 	heap_floor = now == (void *)-1 ? NULL : now;
 }
 
+/* Whether no watched call has changed the access of a page of the break
+ * heap since load.  The epoch says only that nothing changed since a range
+ * was remembered; a page of the heap reprotected or unmapped before it
+ * would be trusted with the rest, so one such call ends the heap rule for
+ * good and the heap is checked page by page like any memory. */
+static int heap_untouched = 1;
+
 /* The break heap made since this library was loaded: whole pages from the
  * first at or above the floor to the page holding the current break's last
- * byte.  brk() maps that memory readable and writable, and only a call
- * watched here (mprotect, munmap, a fixed mmap, brk, sbrk, madvise) can
- * change that, every one of which moves the epoch on. */
+ * byte.  brk() maps that memory readable and writable; the watched calls
+ * that can change that move the epoch, and end the rule when they reach the
+ * heap (touching).  Not seen: a raw syscall(), protection keys switched by
+ * pkey_set(), userfaultfd write-protection, another thread. */
 int rs_break_heap(uintptr_t *start, uintptr_t *end)
 {
 	uintptr_t page = rs_memory_page_size();
 
-	if (!&__curbrk || !heap_floor || !__curbrk)
+	if (!heap_untouched || !&__curbrk || !heap_floor || !__curbrk)
 		return 0;
 	*start = ((uintptr_t)heap_floor + page - 1) & ~(page - 1);
 	*end = ((uintptr_t)__curbrk + page - 1) & ~(page - 1);
 	return *start < *end;
 }
+
+/* A watched call changes the access of [addr, addr + len) (len SIZE_MAX:
+ * from addr up, length unknown; 0: nothing); inside the break heap, the
+ * rule ends. */
+static void touching(const void *addr, size_t len)
+{
+	uintptr_t start, end, a = (uintptr_t)addr;
+
+	if (len && rs_break_heap(&start, &end) && a < end && (a >= start || len > start - a))
+		heap_untouched = 0;
+}
+
+/* Defines NAME to bump the epoch, note what it reaches (TOUCHED), and
+ * forward; FALLBACK when the next one is not yet found. */
+#define WATCHED(ret, name, params, args, fallback, touched) \
+	ret name params \
+	{ \
+		static ret (*next_##name) params; \
+		rs_memory_epoch++; \
+		touched; \
+		if (!next_##name) \
+			next_##name = (ret (*) params)next(#name); \
+		return next_##name ? next_##name args : fallback; \
+	}
+#define NOTHING_MORE ((void)0)
+
+WATCHED(int, munmap, (void *addr, size_t len), (addr, len), -1, touching(addr, len))
+WATCHED(int, mprotect, (void *addr, size_t len, int prot), (addr, len, prot), -1,
+	touching(addr, len))
+WATCHED(int, pkey_mprotect, (void *addr, size_t len, int prot, int pkey),
+	(addr, len, prot, pkey), -1, touching(addr, len))
+WATCHED(int, madvise, (void *addr, size_t len, int advice), (addr, len, advice), -1,
+	touching(addr, len))
+WATCHED(int, brk, (void *addr), (addr), -1, NOTHING_MORE)
+WATCHED(void *, sbrk, (intptr_t delta), (delta), (void *)-1, NOTHING_MORE)
+WATCHED(int, shmdt, (const void *addr), (addr), -1, NOTHING_MORE)
+/* shmat() with SHM_REMAP replaces what lies at addr, for the segment's
+ * length (not known here). */
+WATCHED(void *, shmat, (int id, const void *addr, int flags), (id, addr, flags), (void *)-1,
+	touching(addr, flags & SHM_REMAP ? SIZE_MAX : 0))
+/* glibc's malloc_trim() lowers the break by an sbrk() of its own, and so
+ * may the aligned allocations, which give back the spare ends of their
+ * block by an internal free that can trim it. */
+WATCHED(int, malloc_trim, (size_t pad), (pad), 0, NOTHING_MORE)
+WATCHED(int, posix_memalign, (void **out, size_t align, size_t n), (out, align, n), ENOMEM,
+	NOTHING_MORE)
+WATCHED(void *, aligned_alloc, (size_t align, size_t n), (align, n), NULL, NOTHING_MORE)
+WATCHED(void *, memalign, (size_t align, size_t n), (align, n), NULL, NOTHING_MORE)
+WATCHED(void *, valloc, (size_t n), (n), NULL, NOTHING_MORE)
+WATCHED(void *, pvalloc, (size_t n), (n), NULL, NOTHING_MORE)
+/* The dynamic linker unmaps an object by calls of its own: a string
+ * literal of the object goes with it (robust_format.c's sealed formats). */
+WATCHED(int, dlclose, (void *handle), (handle), -1, NOTHING_MORE)
+/* What the allocator behind free() and realloc() can take away by calls of
+ * its own that no wrapper here sees, decided once from where its free() is.
+ * libgvpr.so.2's allocator (which a program linked with it gets) asks for
+ * memory and gives it back only by sbrk() through the PLT, which is watched
+ * above: its free() takes nothing away unseen.  glibc's free() takes memory
+ * away unseen in two ways only: it unmaps a block that was mapped alone
+ * (never inside the break heap), and it trims the break heap's free top (the
+ * break goes down).  Any other allocator: every free() counts. */
+enum allocator { NOT_YET, OTHER, VMALLOC, GLIBC };
 
 static enum allocator allocator_of(void *fn)
 {
@@ -207,17 +245,23 @@ void *realloc(void *p, size_t n)
 	return next_realloc ? next_realloc(p, n) : NULL;
 }
 
-/* Only a fixed mapping can replace memory the program already uses. */
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
-{
-	static void *(*next_mmap)(void *, size_t, int, int, int, off_t);
-
-	if (flags & MAP_FIXED)
-		rs_memory_epoch++;
-	if (!next_mmap)
-		next_mmap = (void *(*)(void *, size_t, int, int, int, off_t))next("mmap");
-	return next_mmap ? next_mmap(addr, len, prot, flags, fd, offset) : MAP_FAILED;
-}
+/* Only a fixed mapping can replace memory the program already uses.
+ * mmap64 is a name of its own in glibc (what mmap becomes with 64-bit
+ * file offsets), so it is watched as well. */
+#define WATCHED_MMAP(name, off) \
+	void *name(void *addr, size_t len, int prot, int flags, int fd, off offset) \
+	{ \
+		static void *(*next_##name)(void *, size_t, int, int, int, off); \
+		if (flags & MAP_FIXED) { \
+			rs_memory_epoch++; \
+			touching(addr, len); \
+		} \
+		if (!next_##name) \
+			next_##name = (void *(*)(void *, size_t, int, int, int, off))next(#name); \
+		return next_##name ? next_##name(addr, len, prot, flags, fd, offset) : MAP_FAILED; \
+	}
+WATCHED_MMAP(mmap, off_t)
+WATCHED_MMAP(mmap64, off64_t)
 
 /* mremap takes an optional fifth argument (MREMAP_FIXED's new address). */
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
@@ -227,10 +271,12 @@ void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	va_list ap;
 
 	rs_memory_epoch++;
+	touching(old, old_len);
 	if (flags & MREMAP_FIXED) {
 		va_start(ap, flags);
 		new_addr = va_arg(ap, void *);
 		va_end(ap);
+		touching(new_addr, new_len);
 	}
 	if (!next_mremap)
 		next_mremap = (void *(*)(void *, size_t, size_t, int, ...))next("mremap");

@@ -303,10 +303,12 @@ END_TEST
  * mapping is still in epoch 0). */
 START_TEST(a_null_format_is_refused_in_the_first_epoch)
 {
+	uint64_t epoch = rs_memory_epoch;
 	char buf[16];
 
 	rs_memory_epoch = 0;
 	ck_refused(sfsprintf(buf, sizeof(buf), NULL), -1, EFAULT);
+	rs_memory_epoch = epoch + 1;  /* on, never back: nothing older revives */
 }
 END_TEST
 
@@ -391,28 +393,95 @@ START_TEST(sfputr_copies_only_from_memory_known_readable)
 }
 END_TEST
 
+/* Two blocks of the break heap, on pages of their own, and a page inside
+ * the second: what the heap rule's tests reprotect. */
+struct heap_blocks {
+	char *small, *large, *page;
+};
+
+static struct heap_blocks heap_blocks(void)
+{
+	struct heap_blocks h = { malloc(64), malloc(64 << 10), NULL };
+
+	ck_assert_ptr_nonnull(h.small);
+	ck_assert_ptr_nonnull(h.large);
+	memset(h.small, 's', 64);
+	memset(h.large, 'l', 64 << 10);
+	h.page = (char *)(((uintptr_t)h.large + 8192) & ~(uintptr_t)4095);
+	return h;
+}
+
+static void heap_blocks_free(struct heap_blocks h)
+{
+	ck_assert_int_eq(mprotect(h.page, 4096, PROT_READ | PROT_WRITE), 0);
+	free(h.large);
+	free(h.small);
+}
+
 /* Inside the break heap one pass proves all of it, since brk() made it
  * readable and writable: a block on other pages needs no check of its own.
  * A page of it reprotected is refused all the same. */
 START_TEST(the_break_heap_is_remembered_whole)
 {
 	Sfio_t *f = scratch("w");
-	char *a = malloc(64), *b = malloc(64 << 10), *page;
+	struct heap_blocks h = heap_blocks();
 
-	ck_assert_ptr_nonnull(a);
-	ck_assert_ptr_nonnull(b);
-	memset(a, 'a', 64);
-	memset(b, 'b', 64 << 10);
-	ck_assert_int_eq(sfwrite(f, a, 64), 64);
+	ck_assert_int_eq(sfwrite(f, h.small, 64), 64);
 	rs_counts = (struct rs_counts){ 0 };
-	ck_assert_int_eq(sfwrite(f, b + (32 << 10), 100), 100);
+	ck_assert_int_eq(sfwrite(f, h.large + (32 << 10), 100), 100);
 	ck_assert_uint_eq(rs_counts.memory_checks, 0);
-	page = (char *)(((uintptr_t)b + 8192) & ~(uintptr_t)4095);
-	ck_assert_int_eq(mprotect(page, 4096, PROT_NONE), 0);
-	ck_refused(sfwrite(f, page + 10, 10), -1, EFAULT);
-	ck_assert_int_eq(mprotect(page, 4096, PROT_READ | PROT_WRITE), 0);
-	free(b);
-	free(a);
+	ck_assert_int_eq(mprotect(h.page, 4096, PROT_NONE), 0);
+	ck_refused(sfwrite(f, h.page + 10, 10), -1, EFAULT);
+	heap_blocks_free(h);
+	sfclose(f);
+}
+END_TEST
+
+/* The heap rule trusts only a heap no watched call has reached: a page of
+ * it reprotected before any check is refused after a pass elsewhere in the
+ * heap, though the epoch has not moved since. */
+START_TEST(a_heap_page_reprotected_before_the_heap_passed_is_refused)
+{
+	Sfio_t *f = scratch("w");
+	struct heap_blocks h = heap_blocks();
+
+	ck_assert_int_eq(mprotect(h.page, 4096, PROT_NONE), 0);
+	ck_assert_int_eq(sfwrite(f, h.small, 64), 64);
+	ck_refused(sfwrite(f, h.page + 10, 10), -1, EFAULT);
+	heap_blocks_free(h);
+	sfclose(f);
+}
+END_TEST
+
+/* mmap64 is a name of its own (what mmap becomes with 64-bit file
+ * offsets): a fixed mapping made by it makes remembered checks stale. */
+START_TEST(a_fixed_mmap64_is_seen)
+{
+	Sfio_t *f = scratch("w");
+	char *p = pages(1);
+
+	ck_assert_int_eq(sfwrite(f, p, 10), 10);
+	ck_assert_ptr_eq(mmap64(p, 4096, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+			 p);
+	ck_refused(sfwrite(f, p, 10), -1, EFAULT);
+	sfclose(f);
+}
+END_TEST
+
+/* The aligned allocations may lower the break by glibc's own means (the
+ * spare ends of their block freed inside it): each moves the epoch. */
+START_TEST(an_aligned_allocation_makes_checks_stale)
+{
+	Sfio_t *f = scratch("w");
+	char block[100] = { 0 };
+	void *q = NULL;
+
+	ck_assert_int_eq(sfwrite(f, block, sizeof(block)), sizeof(block));
+	ck_assert_int_eq(posix_memalign(&q, 4096, 64), 0);
+	rs_counts = (struct rs_counts){ 0 };
+	ck_assert_int_eq(sfwrite(f, block, sizeof(block)), sizeof(block));
+	ck_assert_uint_eq(rs_counts.memory_checks, 1);
+	free(q);
 	sfclose(f);
 }
 END_TEST
@@ -681,6 +750,9 @@ int main(void)
 	tcase_add_test(t, unmapped_memory_is_refused_though_remembered);
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
 	tcase_add_test(t, the_break_heap_is_remembered_whole);
+	tcase_add_test(t, a_heap_page_reprotected_before_the_heap_passed_is_refused);
+	tcase_add_test(t, a_fixed_mmap64_is_seen);
+	tcase_add_test(t, an_aligned_allocation_makes_checks_stale);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);
 	tcase_add_test(t, memory_freed_back_to_the_system_is_checked_again);
 	tcase_add_test(t, the_inline_pair_trusts_one_direction);
