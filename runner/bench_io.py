@@ -25,7 +25,7 @@ from pathlib import Path
 
 from trebuchet.reports import metrics
 
-from . import paths
+from . import paths, resident
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -239,11 +239,28 @@ def _clock(seconds):
 
 
 def measure(store, configs, libraries, repeat, cold, scratch, input_path, progress):
-    """The repetitions, each measurement stored as it is made."""
+    """The repetitions, each measurement stored as it is made; on a warm
+    cache with the input and output files held in memory (resident.py)."""
     estimate = warm_up(configs, libraries, scratch, input_path, progress.show)
-    if not cold:
-        progress.show("writing the output files once")
-        _preload_outputs(scratch, libraries, configs)
+    if cold:
+        _repetitions(store, configs, libraries, repeat, True, scratch, input_path, progress,
+                     estimate)
+        return
+    progress.show("writing the output files once")
+    _preload_outputs(scratch, libraries, configs)
+    files = [p for p in [input_path] + [scratch / f"out-{lib}" for lib in libraries] if p.exists()]
+    with resident.held(files) as not_held:
+        if not_held:
+            progress.done()
+            print(f"trebuchet: bench io: the files are not held in memory ({not_held}); the kernel"
+                  " may drop cached pages between runs, and system times then vary more",
+                  file=sys.stderr)
+        _repetitions(store, configs, libraries, repeat, False, scratch, input_path, progress,
+                     estimate)
+
+
+def _repetitions(store, configs, libraries, repeat, cold, scratch, input_path, progress,
+                 estimate):
     total = repeat * len(configs) * len(libraries)
     left = repeat * sum(estimate.values())
     sequence = 0

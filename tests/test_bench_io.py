@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, query, trebuchet
 
 from trebuchet.reports.store import schema_version
-from trebuchet.runner import bench_io
+from trebuchet.runner import bench_io, resident
 
 LIBRARIES = ("stdio", "sfio", "robust_sfio")
 PROGRAMS = {lib: ROOT / "build" / "bench" / "io" / f"iobench_{lib}" for lib in LIBRARIES}
@@ -186,3 +186,30 @@ def test_table_2_holds_the_per_repetition_ratio_and_the_studys_figures(small_run
     assert "figure_e_bench_elapsed.png" in page and "figure_f_bench_cpu.png" in page
     for leak in ("<built-in", "object at 0x", "Interval(", "{'"):
         assert leak not in page
+
+
+def _locked_kib():
+    """What the kernel counts as locked in this process (VmLck)."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmLck:"))
+
+
+def test_files_are_held_in_memory_while_measuring_and_let_go_after(tmp_path):
+    files = [tmp_path / "input.txt", tmp_path / "out-sfio"]
+    bench_io.make_input(files[0], 3 << 20)
+    files[1].write_bytes(bytes(1 << 20))
+    before = _locked_kib()
+    with resident.held(files) as not_held:
+        assert not_held is None
+        assert _locked_kib() - before == (3 << 10) + (1 << 10)
+    assert _locked_kib() == before
+
+
+def test_files_that_would_crowd_memory_are_not_held_and_the_reason_says_so(tmp_path, monkeypatch):
+    path = tmp_path / "input.txt"
+    path.write_bytes(bytes(1 << 20))
+    monkeypatch.setattr(resident, "available_bytes", lambda: 2 << 30)
+    before = _locked_kib()
+    with resident.held([path]) as not_held:
+        assert not_held == "1 MiB of files would leave less than 2.0 GiB of the 2.0 GiB available"
+        assert _locked_kib() == before

@@ -1,0 +1,95 @@
+"""Holding files in the page cache while `trebuchet bench io` measures on a
+warm cache: each file is mapped shared and its pages locked (mlock), so
+the kernel's own reclaim cannot drop them between runs.
+
+Why: "warm" is only as warm as the machine keeps it.  On a virtual machine
+that pages out idle memory on its own (a DAMON `pageout` scheme), the
+8 GiB input of read8192 was partly dropped while the other configurations
+ran, and the next run read those pages from disk: its system time varied
+from 0.87 to 1.49 s between neighbouring runs, whatever the library.  A
+locked page stays in the cache, so every run costs the copy it measures.
+
+The files are held only when they fit in the memory the kernel reports
+available with room to spare (a quarter of it, at least 2 GiB, is left
+for everything else), and only where mlock is allowed (root, or a
+large enough RLIMIT_MEMLOCK); otherwise nothing is held and the caller
+says so.  The locks go with the mappings when the context ends."""
+import ctypes
+import mmap
+import os
+from contextlib import contextmanager
+
+SPARE_MIN = 2 << 30   # bytes of available memory never locked
+SPARE_SHARE = 4       # ... nor less than a quarter of it
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                       ctypes.c_int, ctypes.c_long)
+_libc.mlock.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+_libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+_MAP_FAILED = ctypes.c_void_p(-1).value
+
+
+def _amount(size):
+    """Bytes for a person: MiB below a GiB, GiB with one decimal above."""
+    return f"{size / (1 << 30):.1f} GiB" if size >= 1 << 30 else f"{size >> 20} MiB"
+
+
+def available_bytes():
+    """MemAvailable of /proc/meminfo, or 0 where it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _lock(path, size):
+    """Maps path shared, read-only, and locks its pages: the address, or
+    None with errno's reason."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        address = _libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+    finally:
+        os.close(fd)
+    if address in (None, _MAP_FAILED):
+        return None, os.strerror(ctypes.get_errno())
+    if _libc.mlock(address, size) != 0:
+        reason = os.strerror(ctypes.get_errno())
+        _libc.munmap(address, size)
+        return None, reason
+    return address, None
+
+
+@contextmanager
+def held(paths):
+    """Holds the files at paths in memory while the context lasts.  Yields
+    None when they are held, else the one-line reason they are not."""
+    sizes = [(p, os.path.getsize(p)) for p in paths if os.path.getsize(p) > 0]
+    total = sum(size for _, size in sizes)
+    available = available_bytes()
+    spare = max(SPARE_MIN, available // SPARE_SHARE)
+    mapped = []
+    reason = None
+    if total > available - spare:
+        reason = (f"{_amount(total)} of files would leave less than {_amount(spare)}"
+                  f" of the {_amount(available)} available")
+    for path, size in sizes if reason is None else ():
+        address, why = _lock(path, size)
+        if address is None:
+            reason = f"mlock of {os.path.basename(path)}: {why}"
+            break
+        mapped.append((address, size))
+    if reason is not None:
+        for address, size in mapped:
+            _libc.munmap(address, size)
+        mapped = []
+    try:
+        yield reason
+    finally:
+        for address, size in mapped:
+            _libc.munmap(address, size)
