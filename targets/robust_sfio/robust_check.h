@@ -14,14 +14,14 @@
  *   is trusted only while the generation is unchanged;
  * - memory unmapped or reprotected: the mapping epoch changes on every
  *   munmap, mprotect, pkey_mprotect, mremap, MAP_FIXED mmap and mmap64,
- *   madvise, brk, sbrk, shmat, shmdt, malloc_trim, the aligned allocations
- *   (posix_memalign, aligned_alloc, memalign, valloc, pvalloc) and dlclose
- *   the program (or its allocator, through the PLT) makes, and on every
- *   free and realloc that can take memory away by a system call no wrapper
- *   sees (robust_mapwatch.c): with libgvpr.so.2's allocator none can (it
- *   only uses sbrk); with glibc's, a free of a block outside the break
- *   heap, a free that lowers the break, and every realloc; with any other
- *   allocator, every free and realloc.  Memory inside the break heap grown
+ *   madvise, process_madvise, brk, sbrk, shmat, shmdt, malloc_trim, the
+ *   aligned allocations (posix_memalign, aligned_alloc, memalign, valloc,
+ *   pvalloc) and dlclose the program (or its allocator, through the PLT)
+ *   makes, and on every free and realloc that can take memory away by a
+ *   system call no wrapper sees (robust_mapwatch.c): with libgvpr.so.2's
+ *   allocator none can (it only uses sbrk); with glibc's, a free of a block
+ *   outside the break heap, a free that lowers the break, and every
+ *   realloc; with any other allocator, every free and realloc.  Memory inside the break heap grown
  *   since this library was loaded is remembered whole once any of it
  *   passes, while no watched call has reached the heap since load: brk()
  *   made all of it readable and writable, and only those calls change that.
@@ -54,9 +54,10 @@
  * - sfputr copies a record into the write buffer itself (robust_data.c) only
  *   from a range remembered readable, and only into [next, endw) of a stream
  *   found open for writing, the window SFIO's own sfputc macro writes into.
- * A mapping changed by a raw syscall(), protection keys switched by
- * pkey_set(), userfaultfd's write protection, or another thread mid-call is
- * not seen; the checks are as thread-unsafe as this SFIO build.
+ * A mapping changed by a raw syscall() or by glibc's undeclared internal
+ * names (__sbrk, __libc_free, ...), protection keys switched by pkey_set(),
+ * userfaultfd's write protection, or another thread mid-call is not seen;
+ * the checks are as thread-unsafe as this SFIO build.
  *
  * A failing check sets errno (EBADF for a stream, EFAULT for memory) and
  * returns 0; the wrapper then returns SFIO's error value.

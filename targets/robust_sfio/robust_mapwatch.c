@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "robust_check.h"
@@ -66,8 +67,7 @@ static int heap_untouched = 1;
  * first at or above the floor to the page holding the current break's last
  * byte.  brk() maps that memory readable and writable; the watched calls
  * that can change that move the epoch, and end the rule when they reach the
- * heap (touching).  Not seen: a raw syscall(), protection keys switched by
- * pkey_set(), userfaultfd write-protection, another thread. */
+ * heap (touching).  Not seen, as nowhere in this library: robust_check.h. */
 int rs_break_heap(uintptr_t *start, uintptr_t *end)
 {
 	uintptr_t page = rs_memory_page_size();
@@ -262,6 +262,29 @@ void *realloc(void *p, size_t n)
 	}
 WATCHED_MMAP(mmap, off_t)
 WATCHED_MMAP(mmap64, off64_t)
+
+/* process_madvise() advises on a list of ranges, of this process or
+ * another (a guard page installed by it faults like an unmapped one):
+ * every range counts, whichever process the pidfd names. */
+ssize_t process_madvise(int pidfd, const struct iovec *ranges, size_t n, int advice,
+			unsigned int flags)
+{
+	static ssize_t (*next_process_madvise)(int, const struct iovec *, size_t, int,
+					       unsigned int);
+	size_t i;
+
+	rs_memory_epoch++;
+	for (i = 0; ranges && i < n; i++)
+		touching(ranges[i].iov_base, ranges[i].iov_len);
+	if (!next_process_madvise)
+		next_process_madvise = (ssize_t (*)(int, const struct iovec *, size_t, int,
+						     unsigned int))next("process_madvise");
+	if (!next_process_madvise) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return next_process_madvise(pidfd, ranges, n, advice, flags);
+}
 
 /* mremap takes an optional fifth argument (MREMAP_FIXED's new address). */
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)

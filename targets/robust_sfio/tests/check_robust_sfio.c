@@ -11,11 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/pidfd.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "robust_memory.h"
 #include "robust_sfio.h"
 #include "started_list.h"
+
+/* madvise's guard-page advice (Linux 6.13), newer than these headers. */
+#define GUARD_INSTALL 102
+#define GUARD_REMOVE 103
 
 static char *pages(size_t n)
 {
@@ -453,6 +460,28 @@ START_TEST(a_heap_page_reprotected_before_the_heap_passed_is_refused)
 }
 END_TEST
 
+/* A guard page installed by process_madvise() (Linux 6.13 on) faults like
+ * an unmapped one: the call is watched, and ends the heap rule.  A kernel
+ * without guard pages refuses the advice, and there is nothing to see. */
+START_TEST(a_heap_page_guarded_by_process_madvise_is_refused)
+{
+	Sfio_t *f = scratch("w");
+	struct heap_blocks h = heap_blocks();
+	int pidfd = pidfd_open(getpid(), 0);
+	struct iovec range = { h.page, 4096 };
+
+	ck_assert_int_ge(pidfd, 0);
+	if (process_madvise(pidfd, &range, 1, GUARD_INSTALL, 0) == 4096) {
+		ck_assert_int_eq(sfwrite(f, h.small, 64), 64);
+		ck_refused(sfwrite(f, h.page + 10, 10), -1, EFAULT);
+		ck_assert_int_eq(process_madvise(pidfd, &range, 1, GUARD_REMOVE, 0), 4096);
+	}
+	close(pidfd);
+	heap_blocks_free(h);
+	sfclose(f);
+}
+END_TEST
+
 /* mmap64 is a name of its own (what mmap becomes with 64-bit file
  * offsets): a fixed mapping made by it makes remembered checks stale. */
 START_TEST(a_fixed_mmap64_is_seen)
@@ -751,6 +780,7 @@ int main(void)
 	tcase_add_test(t, reprotected_memory_is_refused_though_remembered);
 	tcase_add_test(t, the_break_heap_is_remembered_whole);
 	tcase_add_test(t, a_heap_page_reprotected_before_the_heap_passed_is_refused);
+	tcase_add_test(t, a_heap_page_guarded_by_process_madvise_is_refused);
 	tcase_add_test(t, a_fixed_mmap64_is_seen);
 	tcase_add_test(t, an_aligned_allocation_makes_checks_stale);
 	tcase_add_test(t, a_free_of_other_memory_keeps_the_check);
