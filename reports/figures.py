@@ -187,8 +187,9 @@ def _bench_panel(ax, configs, libs, measure):
 
 def bench_figure(out, name, bench, measure, title, ylabel):
     """Grouped bars, one group per benchmark configuration and one bar per
-    library: the median over the repetitions, with a whisker for its 95%
-    interval (the study's Figures 3 and 4).  Our records benchmark gets a
+    library: the median over the repetitions, with a whisker for its
+    interval (95% or more from six repetitions; the title gives it) (the
+    study's Figures 3 and 4).  Our records benchmark gets a
     panel and a scale of its own, so that it cannot flatten the study's."""
     groups = [g for g in ([c for c in bench.configs if c.in_study],
                           [c for c in bench.configs if not c.in_study]) if g]
@@ -222,11 +223,12 @@ def bench_figures(out, report):
         figures[f"e_bench{suffix}"] = bench_figure(
             out, f"figure_e_bench_elapsed{suffix}", bench, "elapsed",
             f"I/O benchmarks, the study's Figure 3: elapsed time per benchmark and library"
-            f" (median of {n}, whiskers: 95% interval)", "elapsed (s)")
+            f" (median of {n}, whiskers: {bench.confidence_pct:.1f}% interval)", "elapsed (s)")
         figures[f"f_bench{suffix}"] = bench_figure(
             out, f"figure_f_bench_cpu{suffix}", bench, "cpu",
             f"I/O benchmarks, the study's Figure 4: processing time, usr + sys, per benchmark"
-            f" and library (median of {n}, whiskers: 95% interval)", "usr + sys (s)")
+            f" and library (median of {n}, whiskers: {bench.confidence_pct:.1f}% interval)",
+            "usr + sys (s)")
     return figures
 
 

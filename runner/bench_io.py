@@ -17,6 +17,7 @@ import hashlib
 import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -165,7 +166,12 @@ def run_once(library, config, scratch, input_path):
                (os.POSIX_SPAWN_OPEN, 2, str(errors), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
     started = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
-    _, status, usage = os.wait4(pid, 0)
+    try:
+        _, status, usage = os.wait4(pid, 0)
+    except BaseException:  # stopped (Ctrl-C, SIGTERM): the run goes with us
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     elapsed = time.perf_counter() - started
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status):
         why = errors.read_text().strip() or f"wait status {status}"
@@ -296,6 +302,8 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
     configs = plan(benchmarks, blocks, size_mib)
     store = BenchStore(db)
     scratch = Path(tempfile.mkdtemp(prefix="trebuchet-bench-io-"))
+    # SIGTERM stops it as Ctrl-C does: the scratch files (GiB of them) go too
+    was = signal.signal(signal.SIGTERM, _stop)
     try:
         store.start(libraries, benchmarks, blocks, size_mib, repeat, cold)
         input_path = scratch / "input.txt"
@@ -314,5 +322,10 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
         store.finish()
         return store.run
     finally:
+        signal.signal(signal.SIGTERM, was)
         shutil.rmtree(scratch, ignore_errors=True)
         store.close()
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt

@@ -24,7 +24,7 @@ def _ratio(interval, flag=False):
 
 def as_text(bench):
     """The closing table: per configuration, usr+sys seconds per library
-    (median [95% interval]), elapsed seconds (median), and Robust SFIO's
+    (median [interval]), elapsed seconds (median), and Robust SFIO's
     usr+sys over SFIO's and over stdio's (median of the per-repetition
     ratios [interval])."""
     libs = metrics.LIBRARIES

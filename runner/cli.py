@@ -456,7 +456,8 @@ def _parser():
         description="Runs the reference study's I/O benchmarks (copyrw, getc, putc, read, revrd,"
         " seekrw, write; the block ones at each --blocks size) and records, one program built"
         " once per library, on stdio, SFIO and Robust SFIO, interleaved in every repetition."
-        " Stores usr, sys and elapsed seconds of every run; prints medians with 95% intervals.")
+        " Stores usr, sys and elapsed seconds of every run; prints medians with distribution-free"
+        " intervals (95% or more from 6 repetitions).")
     io.add_argument("--benchmarks", type=_names(bench_io.BENCHMARKS),
                     default=list(bench_io.BENCHMARKS),
                     help=f"comma-separated (default all: {','.join(bench_io.BENCHMARKS)})")

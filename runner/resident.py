@@ -15,8 +15,10 @@ for everything else), and only where mlock is allowed (root, or a
 large enough RLIMIT_MEMLOCK); otherwise nothing is held and the caller
 says so.  The locks go with the mappings when the context ends."""
 import ctypes
+import errno
 import mmap
 import os
+import resource
 from contextlib import contextmanager
 
 SPARE_MIN = 2 << 30   # bytes of available memory never locked
@@ -59,10 +61,20 @@ def _lock(path, size):
     if address in (None, _MAP_FAILED):
         return None, os.strerror(ctypes.get_errno())
     if _libc.mlock(address, size) != 0:
-        reason = os.strerror(ctypes.get_errno())
+        err = ctypes.get_errno()
         _libc.munmap(address, size)
-        return None, reason
+        return None, _why_not_locked(err)
     return address, None
+
+
+def _why_not_locked(err):
+    """mlock's failure in words: ENOMEM and EPERM mostly mean the
+    locked-memory limit, not a shortage of memory."""
+    limit = resource.getrlimit(resource.RLIMIT_MEMLOCK)[0]
+    if err in (errno.ENOMEM, errno.EPERM) and limit != resource.RLIM_INFINITY:
+        return (f"over the locked-memory limit, ulimit -l {limit >> 10} (KiB); root, or a"
+                " higher limit, lets it hold them")
+    return os.strerror(err)
 
 
 @contextmanager
@@ -81,7 +93,7 @@ def held(paths):
     for path, size in sizes if reason is None else ():
         address, why = _lock(path, size)
         if address is None:
-            reason = f"mlock of {os.path.basename(path)}: {why}"
+            reason = f"mlock of {os.path.basename(path)}, {_amount(size)}: {why}"
             break
         mapped.append((address, size))
     if reason is not None:

@@ -4,13 +4,16 @@ to storing what it measured, interleaved, the three builds to doing the
 same work, and the report to the store's numbers; how fast the libraries
 are is the full-size command's job, not a test's."""
 import json
+import os
+import signal
 import sqlite3
 import statistics
 import subprocess
+import time
 
 import pytest
 
-from conftest import ROOT, query, trebuchet
+from conftest import ROOT, TREBUCHET, query, trebuchet
 
 from trebuchet.reports.store import schema_version
 from trebuchet.runner import bench_io, resident
@@ -163,6 +166,9 @@ def test_figures_and_summary_hold_the_stores_medians(small_run, report):
             assert figures["f_bench"]["whiskers"][lib][i] == pytest.approx([cpu[0], cpu[-1]],
                                                                              abs=1e-6)
         assert config["libraries"]["sfio"]["cpu"]["coverage"] == pytest.approx(0.75)
+    # and the titles say so, rather than the 95% that six repetitions reach
+    for figure in ("e_bench", "f_bench"):
+        assert figures[figure]["title"].endswith("(median of 3, whiskers: 75.0% interval)")
 
 
 def test_table_2_holds_the_per_repetition_ratio_and_the_studys_figures(small_run, report):
@@ -181,6 +187,7 @@ def test_table_2_holds_the_per_repetition_ratio_and_the_studys_figures(small_run
     assert bench["mean_robust_over_sfio"] == pytest.approx(statistics.mean(ratios))
     page = (report["out"] / "index.html").read_text()
     assert "Table 2: usr and sys seconds, SFIO and Robust SFIO" in page
+    assert "Robust / SFIO, usr+sys [75.0% interval]" in page and "95% interval" not in page
     assert "only ~0%-15% (avg. of 2%) slower" in page and "average performance penalty of 1%" in page
     assert f"{bench['mean_robust_over_sfio']:.3f}" in page
     assert "figure_e_bench_elapsed.png" in page and "figure_f_bench_cpu.png" in page
@@ -213,3 +220,28 @@ def test_files_that_would_crowd_memory_are_not_held_and_the_reason_says_so(tmp_p
     with resident.held([path]) as not_held:
         assert not_held == "1 MiB of files would leave less than 2.0 GiB of the 2.0 GiB available"
         assert _locked_kib() == before
+
+
+def _stored_runs(db):
+    try:
+        return query(db, "SELECT count(*) FROM bench_results")[0][0]
+    except sqlite3.OperationalError:  # the store is being made
+        return 0
+
+
+def test_sigterm_stops_it_as_ctrl_c_does_and_removes_its_files(tmp_path):
+    db = tmp_path / "bench.db"
+    proc = subprocess.Popen([str(TREBUCHET), "bench", "io", "--size-mib", "512", "--repeat", "50",
+                             "--benchmarks", "read", "--blocks", "757", "--db", str(db)],
+                            env=dict(os.environ, TMPDIR=str(tmp_path)), start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while _stored_runs(db) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling the store for the first measurements, not timing
+    assert proc.poll() is None, "the run ended before it could be stopped"
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert f"bench io stopped; what it measured is stored in {db}" in stderr
+    assert not list(tmp_path.glob("trebuchet-bench-io-*"))
+    assert subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True).returncode == 1
