@@ -149,7 +149,7 @@ $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itargets/sfio -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
 		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
-		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -lsqlite3 -ldl
+		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -ldl
 
 # Robust SFIO: a shared library that carries SFIO's names and finds the real
 # SFIO in libgvpr.so.2 (targets/robust_sfio/robust_real.h)
@@ -186,7 +186,7 @@ $(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< \
 		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
-		$$(pkg-config --cflags --libs check) -lsqlite3 $(ROBUST_INTERNAL_LINK)
+		$$(pkg-config --cflags --libs check) $(ROBUST_INTERNAL_LINK)
 
 # the equivalence programs, once on plain SFIO and once on Robust SFIO
 $(BUILD)/targets/robust_sfio/tests/equivalence_plain: targets/robust_sfio/tests/equivalence.c targets/robust_sfio/tests/started_list.h targets/sfio/sfio_abi.h

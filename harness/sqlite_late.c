@@ -1,7 +1,6 @@
 /*
  * The SQLite table (sqlite_late.h).
  */
-#define TB_SQLITE_LATE_IMPL
 #include <dlfcn.h>
 #include <stdio.h>
 

@@ -9,8 +9,9 @@
  * in the executor alone.  Measured on st_return (bench/throughput.py):
  * about a tenth more cases a second.
  *
- * store.c is written against SQLite's own names; this header turns each
- * into a call through the table tb_sqlite_load() fills.
+ * store.c calls SQLite through the table tb_sqlite_load() fills
+ * (tb_sqlite.step for sqlite3_step), its types and constants from
+ * <sqlite3.h> as usual.
  */
 #ifndef TREBUCHET_SQLITE_LATE_H
 #define TREBUCHET_SQLITE_LATE_H
@@ -34,26 +35,5 @@ extern struct tb_sqlite tb_sqlite;
 
 /* Loads libsqlite3 once; 0, or -1 with why. */
 int tb_sqlite_load(char *why, size_t len);
-
-#ifndef TB_SQLITE_LATE_IMPL
-#define sqlite3_bind_blob (*tb_sqlite.bind_blob)
-#define sqlite3_bind_int (*tb_sqlite.bind_int)
-#define sqlite3_bind_int64 (*tb_sqlite.bind_int64)
-#define sqlite3_bind_null (*tb_sqlite.bind_null)
-#define sqlite3_bind_text (*tb_sqlite.bind_text)
-#define sqlite3_busy_timeout (*tb_sqlite.busy_timeout)
-#define sqlite3_close (*tb_sqlite.close)
-#define sqlite3_column_int (*tb_sqlite.column_int)
-#define sqlite3_column_int64 (*tb_sqlite.column_int64)
-#define sqlite3_column_text (*tb_sqlite.column_text)
-#define sqlite3_errmsg (*tb_sqlite.errmsg)
-#define sqlite3_exec (*tb_sqlite.exec)
-#define sqlite3_finalize (*tb_sqlite.finalize)
-#define sqlite3_last_insert_rowid (*tb_sqlite.last_insert_rowid)
-#define sqlite3_open (*tb_sqlite.open)
-#define sqlite3_prepare_v2 (*tb_sqlite.prepare_v2)
-#define sqlite3_reset (*tb_sqlite.reset)
-#define sqlite3_step (*tb_sqlite.step)
-#endif
 
 #endif

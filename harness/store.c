@@ -53,11 +53,11 @@ static char *schema_text(void)
 static int query_int(sqlite3 *db, const char *sql, long long *out)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	int rc = tb_sqlite.prepare_v2(db, sql, -1, &st, NULL);
 
-	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0), rc = SQLITE_OK;
-	sqlite3_finalize(st);
+	if (rc == SQLITE_OK && (rc = tb_sqlite.step(st)) == SQLITE_ROW)
+		*out = tb_sqlite.column_int64(st, 0), rc = SQLITE_OK;
+	tb_sqlite.finalize(st);
 	return rc;
 }
 
@@ -74,18 +74,18 @@ static int check_schema(struct tb_store *st, const char *path)
 	if (query_int(st->db, "PRAGMA user_version", &version) ||
 	    query_int(st->db, "SELECT count(*) FROM sqlite_master", &tables)) {
 		snprintf(st->error, sizeof(st->error), "%s: not a SQLite store: %s",
-			 path, sqlite3_errmsg(st->db));
+			 path, tb_sqlite.errmsg(st->db));
 	} else if (version == 0 && tables == 0) {
 		/* in one transaction, already in WAL mode: statement by statement
 		 * in a rollback journal, the tables cost forty disk syncs, more
 		 * time than a short run's cases */
-		rc = sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; BEGIN IMMEDIATE;",
+		rc = tb_sqlite.exec(st->db, "PRAGMA journal_mode=WAL; BEGIN IMMEDIATE;",
 				  NULL, NULL, NULL) == SQLITE_OK &&
-		     sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK &&
-		     sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+		     tb_sqlite.exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK &&
+		     tb_sqlite.exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 		if (rc)
 			snprintf(st->error, sizeof(st->error), "%s: cannot create tables: %s",
-				 path, sqlite3_errmsg(st->db));
+				 path, tb_sqlite.errmsg(st->db));
 	} else if (version != want) {
 		snprintf(st->error, sizeof(st->error),
 			 "%s: store has schema version %lld, this trebuchet reads version %d",
@@ -110,22 +110,22 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 		free(st);
 		return NULL;
 	}
-	if (sqlite3_open(path, &st->db) != SQLITE_OK) {
-		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
+	if (tb_sqlite.open(path, &st->db) != SQLITE_OK) {
+		snprintf(st->error, sizeof(st->error), "%s: %s", path, tb_sqlite.errmsg(st->db));
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
+	tb_sqlite.busy_timeout(st->db, 10000);
 	if (check_schema(st, path))
 		goto fail;
-	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+	if (tb_sqlite.exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db,
+	    tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO results (run_id, function, case_index, value_names,"
 			       " outcome, signal, exit_status, ret, errno, error_reported,"
 			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr)"
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st->insert, NULL) != SQLITE_OK) {
-		snprintf(st->error, sizeof(st->error), "%s: %s", path, sqlite3_errmsg(st->db));
+		snprintf(st->error, sizeof(st->error), "%s: %s", path, tb_sqlite.errmsg(st->db));
 		goto fail;
 	}
 	return st;
@@ -140,8 +140,8 @@ void tb_store_close(struct tb_store *st)
 	if (!st)
 		return;
 	tb_store_commit(st);
-	sqlite3_finalize(st->insert);
-	sqlite3_close(st->db);
+	tb_sqlite.finalize(st->insert);
+	tb_sqlite.close(st->db);
 	/* only now: closing any descriptor of the file drops SQLite's locks */
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
@@ -155,7 +155,7 @@ const char *tb_store_error(struct tb_store *st)
 
 static int failed(struct tb_store *st, const char *what)
 {
-	snprintf(st->error, sizeof(st->error), "%s: %s", what, sqlite3_errmsg(st->db));
+	snprintf(st->error, sizeof(st->error), "%s: %s", what, tb_sqlite.errmsg(st->db));
 	return -1;
 }
 
@@ -164,7 +164,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(st->db,
+	if (tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
 			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, started)"
@@ -172,34 +172,34 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
-	sqlite3_bind_text(s, 1, info->target, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, info->target_version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, info->host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, info->harness_version, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)info->seed);
-	sqlite3_bind_int64(s, 6, (sqlite3_int64)info->cap);
-	sqlite3_bind_int64(s, 7, info->timeout_ms);
-	sqlite3_bind_int(s, 8, info->jobs);
-	sqlite3_bind_text(s, 9, info->functions, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 10, info->extends, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 11, info->dictionary, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 12, info->dictionary_digest, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 13, info->spec_digest, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s, 14, info->shard);
-	sqlite3_bind_int(s, 15, info->shards);
-	sqlite3_bind_text(s, 16, info->spec, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 17, info->sandbox, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	tb_sqlite.bind_text(s, 1, info->target, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 2, info->target_version, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 3, info->host, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 4, info->harness_version, -1, SQLITE_STATIC);
+	tb_sqlite.bind_int64(s, 5, (sqlite3_int64)info->seed);
+	tb_sqlite.bind_int64(s, 6, (sqlite3_int64)info->cap);
+	tb_sqlite.bind_int64(s, 7, info->timeout_ms);
+	tb_sqlite.bind_int(s, 8, info->jobs);
+	tb_sqlite.bind_text(s, 9, info->functions, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 10, info->extends, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 11, info->dictionary, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 12, info->dictionary_digest, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 13, info->spec_digest, -1, SQLITE_STATIC);
+	tb_sqlite.bind_int(s, 14, info->shard);
+	tb_sqlite.bind_int(s, 15, info->shards);
+	tb_sqlite.bind_text(s, 16, info->spec, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 17, info->sandbox, -1, SQLITE_STATIC);
+	rc = tb_sqlite.step(s);
+	tb_sqlite.finalize(s);
 	if (rc != SQLITE_DONE)
 		return failed(st, "begin run");
-	*run_id = sqlite3_last_insert_rowid(st->db);
+	*run_id = tb_sqlite.last_insert_rowid(st->db);
 	return 0;
 }
 
 static void copy_column(sqlite3_stmt *s, int col, char *out, size_t outlen)
 {
-	const unsigned char *t = sqlite3_column_text(s, col);
+	const unsigned char *t = tb_sqlite.column_text(s, col);
 
 	snprintf(out, outlen, "%s", t ? (const char *)t : "");
 }
@@ -210,26 +210,26 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(st->db,
+	if (tb_sqlite.prepare_v2(st->db,
 			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards,"
 			       " dictionary FROM runs"
 			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "find run");
-	sqlite3_bind_text(s, 1, target, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	tb_sqlite.bind_text(s, 1, target, -1, SQLITE_STATIC);
+	rc = tb_sqlite.step(s);
 	if (rc == SQLITE_ROW) {
-		*run_id = sqlite3_column_int64(s, 0);
-		info->seed = (uint64_t)sqlite3_column_int64(s, 1);
-		info->cap = (uint64_t)sqlite3_column_int64(s, 2);
-		info->timeout_ms = (long)sqlite3_column_int64(s, 3);
-		info->jobs = sqlite3_column_int(s, 4);
+		*run_id = tb_sqlite.column_int64(s, 0);
+		info->seed = (uint64_t)tb_sqlite.column_int64(s, 1);
+		info->cap = (uint64_t)tb_sqlite.column_int64(s, 2);
+		info->timeout_ms = (long)tb_sqlite.column_int64(s, 3);
+		info->jobs = tb_sqlite.column_int(s, 4);
 		copy_column(s, 5, info->functions, sizeof(info->functions));
-		info->shard = sqlite3_column_int(s, 6);
-		info->shards = sqlite3_column_int(s, 7);
+		info->shard = tb_sqlite.column_int(s, 6);
+		info->shards = tb_sqlite.column_int(s, 7);
 		copy_column(s, 8, info->dictionary, sizeof(info->dictionary));
 	}
-	sqlite3_finalize(s);
+	tb_sqlite.finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return failed(st, "find run");
 	return rc == SQLITE_ROW;
@@ -242,19 +242,19 @@ int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(st->db,
+	if (tb_sqlite.prepare_v2(st->db,
 			       "INSERT OR IGNORE INTO functions (run_id, name, signature,"
 			       " datatypes, cases_total, cases_drawn) VALUES (?,?,?,?,?,?)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "add function");
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, signature, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, datatypes, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)total);
-	sqlite3_bind_int64(s, 6, (sqlite3_int64)drawn);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	tb_sqlite.bind_int64(s, 1, run_id);
+	tb_sqlite.bind_text(s, 2, name, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 3, signature, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 4, datatypes, -1, SQLITE_STATIC);
+	tb_sqlite.bind_int64(s, 5, (sqlite3_int64)total);
+	tb_sqlite.bind_int64(s, 6, (sqlite3_int64)drawn);
+	rc = tb_sqlite.step(s);
+	tb_sqlite.finalize(s);
 	return rc == SQLITE_DONE ? 0 : failed(st, "add function");
 }
 
@@ -267,14 +267,14 @@ int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *functio
 
 	*n = 0;
 	*out = malloc(cap * sizeof(**out));
-	if (!*out || sqlite3_prepare_v2(st->db,
+	if (!*out || tb_sqlite.prepare_v2(st->db,
 					"SELECT case_index FROM results WHERE run_id = ?"
 					" AND function = ? ORDER BY case_index",
 					-1, &s, NULL) != SQLITE_OK)
 		return failed(st, "read stored cases");
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_text(s, 2, function, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	tb_sqlite.bind_int64(s, 1, run_id);
+	tb_sqlite.bind_text(s, 2, function, -1, SQLITE_STATIC);
+	while ((rc = tb_sqlite.step(s)) == SQLITE_ROW) {
 		if (*n == cap) {
 			uint64_t *bigger = realloc(*out, (cap *= 2) * sizeof(**out));
 
@@ -282,18 +282,18 @@ int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *functio
 				break;
 			*out = bigger;
 		}
-		(*out)[(*n)++] = (uint64_t)sqlite3_column_int64(s, 0);
+		(*out)[(*n)++] = (uint64_t)tb_sqlite.column_int64(s, 0);
 	}
-	sqlite3_finalize(s);
+	tb_sqlite.finalize(s);
 	return rc == SQLITE_DONE ? 0 : failed(st, "read stored cases");
 }
 
 static void bind_optional(sqlite3_stmt *s, int col, int present, long long value)
 {
 	if (present)
-		sqlite3_bind_int64(s, col, value);
+		tb_sqlite.bind_int64(s, col, value);
 	else
-		sqlite3_bind_null(s, col);
+		tb_sqlite.bind_null(s, col);
 }
 
 int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
@@ -303,31 +303,31 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 	int pass = r->outcome == TB_PASS, rc;
 
 	if (!st->in_batch) {
-		if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		if (tb_sqlite.exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 			return failed(st, "begin batch");
 		st->in_batch = 1;
 		st->batch_started_us = tb_now_us();
 	}
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_text(s, 2, function, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)r->case_index);
-	sqlite3_bind_text(s, 4, value_names, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, tb_outcome_names[r->outcome], -1, SQLITE_STATIC);
+	tb_sqlite.bind_int64(s, 1, run_id);
+	tb_sqlite.bind_text(s, 2, function, -1, SQLITE_STATIC);
+	tb_sqlite.bind_int64(s, 3, (sqlite3_int64)r->case_index);
+	tb_sqlite.bind_text(s, 4, value_names, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 5, tb_outcome_names[r->outcome], -1, SQLITE_STATIC);
 	bind_optional(s, 6, r->signal >= 0, r->signal);
 	bind_optional(s, 7, r->exit_status >= 0, r->exit_status);
 	bind_optional(s, 8, pass, r->ret);
 	bind_optional(s, 9, pass, r->err);
 	bind_optional(s, 10, pass, r->error_reported);
 	bind_optional(s, 11, r->setup_param >= 0, r->setup_param);
-	sqlite3_bind_int64(s, 12, r->duration_us);
-	sqlite3_bind_int(s, 13, r->cleanup_failed);
-	sqlite3_bind_int(s, 14, r->channel_damaged);
+	tb_sqlite.bind_int64(s, 12, r->duration_us);
+	tb_sqlite.bind_int(s, 13, r->cleanup_failed);
+	tb_sqlite.bind_int(s, 14, r->channel_damaged);
 	if (r->stderr_len)
-		sqlite3_bind_blob(s, 15, r->stderr_tail, (int)r->stderr_len, SQLITE_STATIC);
+		tb_sqlite.bind_blob(s, 15, r->stderr_tail, (int)r->stderr_len, SQLITE_STATIC);
 	else
-		sqlite3_bind_null(s, 15);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
+		tb_sqlite.bind_null(s, 15);
+	rc = tb_sqlite.step(s);
+	tb_sqlite.reset(s);
 	if (rc != SQLITE_DONE)
 		return failed(st, "store result");
 	if (++st->in_batch > BATCH)
@@ -358,13 +358,13 @@ int tb_store_lock(struct tb_store *st, const char *path)
 	}
 	/* the holder's run, when its row is there yet */
 	snprintf(holder, sizeof(holder), "a run");
-	if (sqlite3_prepare_v2(st->db, "SELECT id, target, started FROM runs WHERE finished IS NULL"
+	if (tb_sqlite.prepare_v2(st->db, "SELECT id, target, started FROM runs WHERE finished IS NULL"
 			       " ORDER BY id DESC LIMIT 1", -1, &s, NULL) == SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW)
+		if (tb_sqlite.step(s) == SQLITE_ROW)
 			snprintf(holder, sizeof(holder), "run %lld of %s (started %s)",
-				 (long long)sqlite3_column_int64(s, 0), sqlite3_column_text(s, 1),
-				 sqlite3_column_text(s, 2));
-		sqlite3_finalize(s);
+				 (long long)tb_sqlite.column_int64(s, 0), tb_sqlite.column_text(s, 1),
+				 tb_sqlite.column_text(s, 2));
+		tb_sqlite.finalize(s);
 	}
 	snprintf(st->error, sizeof(st->error), "%s: %s is being written by another trebuchet; "
 		 "wait for it to end or stop it", path, holder);
@@ -376,7 +376,7 @@ int tb_store_commit(struct tb_store *st)
 	if (!st->in_batch)
 		return 0;
 	st->in_batch = 0;
-	return sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
+	return tb_sqlite.exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
 		? 0 : failed(st, "commit");
 }
 
@@ -385,13 +385,13 @@ static int exec_for(struct tb_store *st, const char *sql, int64_t run_id, const 
 	sqlite3_stmt *s;
 	int rc;
 
-	if (tb_store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+	if (tb_store_commit(st) || tb_sqlite.prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "update");
-	sqlite3_bind_int64(s, 1, run_id);
+	tb_sqlite.bind_int64(s, 1, run_id);
 	if (name)
-		sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+		tb_sqlite.bind_text(s, 2, name, -1, SQLITE_STATIC);
+	rc = tb_sqlite.step(s);
+	tb_sqlite.finalize(s);
 	return rc == SQLITE_DONE ? 0 : failed(st, "update");
 }
 

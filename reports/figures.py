@@ -188,8 +188,8 @@ def _bench_panel(ax, configs, libs, measure):
 def bench_figure(out, name, bench, measure, title, ylabel):
     """Grouped bars, one group per benchmark configuration and one bar per
     library: the median over the repetitions, with a whisker for its
-    interval (95% or more from six repetitions; the title gives it) (the
-    study's Figures 3 and 4).  Our records benchmark gets a
+    interval, whose confidence the title gives (the study's Figures 3 and
+    4).  Our records benchmark gets a
     panel and a scale of its own, so that it cannot flatten the study's."""
     groups = [g for g in ([c for c in bench.configs if c.in_study],
                           [c for c in bench.configs if not c.in_study]) if g]

@@ -13,6 +13,7 @@ measurement) and holds the three builds to the same work: the same line
 printed (bytes moved, checksum of what was read) and the same output file.
 The input is one file of text lines, made once outside any timed run;
 a benchmark uses its first SIZE bytes."""
+import contextlib
 import hashlib
 import os
 import random
@@ -130,9 +131,14 @@ class Outcome:
     said: str       # the line the program printed
 
 
+def _output(scratch, library):
+    """The file a library's runs write."""
+    return scratch / f"out-{library}"
+
+
 def _discard(scratch, library):
     """Removes a library's output file: the next run writes a fresh one."""
-    (scratch / f"out-{library}").unlink(missing_ok=True)
+    _output(scratch, library).unlink(missing_ok=True)
 
 
 def _preload_outputs(scratch, libraries, configs):
@@ -147,15 +153,18 @@ def _preload_outputs(scratch, libraries, configs):
     largest = max((c.size_bytes for c in configs if c.benchmark in FILLS_OUTPUT), default=0)
     zeros = bytes(MiB)
     for library in libraries:
-        with open(scratch / f"out-{library}", "wb") as f:
+        with open(_output(scratch, library), "wb") as f:
             for _ in range(largest // MiB):
                 f.write(zeros)
             f.write(zeros[:largest % MiB])
 
 
+STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 def run_once(library, config, scratch, input_path):
     """One run of the benchmark program, timed: its rusage and wall clock."""
-    output = scratch / f"out-{library}"
+    output = _output(scratch, library)
     said, errors = scratch / f"said-{library}", scratch / f"errors-{library}"
     argv = [str(program(library)), config.benchmark, str(config.block or 1), str(input_path),
             str(output), str(config.size_bytes)]
@@ -164,15 +173,18 @@ def run_once(library, config, scratch, input_path):
     actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                (os.POSIX_SPAWN_OPEN, 1, str(said), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
                (os.POSIX_SPAWN_OPEN, 2, str(errors), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
-    started = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    # A stop (Ctrl-C, SIGTERM) waits for the run to end, then takes effect:
+    # held off from the spawn to the reaping, it can never leave a child
+    # behind nor land between the two.  The child starts with none held.
+    # (Ctrl-C reaches the child as well, which ends it at once.)
+    held_off = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     try:
+        started = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions, setsigmask=())
         _, status, usage = os.wait4(pid, 0)
-    except BaseException:  # stopped (Ctrl-C, SIGTERM): the run goes with us
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        raise
-    elapsed = time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held_off)
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status):
         why = errors.read_text().strip() or f"wait status {status}"
         raise _Failed(f"{config.label} on {library} failed: {why}")
@@ -204,7 +216,7 @@ def warm_up(configs, libraries, scratch, input_path, show):
             show(f"warm-up: {config.label} on {library}")
             outcome = run_once(library, config, scratch, input_path)
             estimate[config.label, library] = outcome.elapsed
-            seen[library] = (outcome.said, _digest(scratch / f"out-{library}"))
+            seen[library] = (outcome.said, _digest(_output(scratch, library)))
             _discard(scratch, library)
         if len(set(seen.values())) > 1:
             raise _Failed(f"{config.label}: the libraries did not do the same work: " +
@@ -248,25 +260,23 @@ def measure(store, configs, libraries, repeat, cold, scratch, input_path, progre
     """The repetitions, each measurement stored as it is made; on a warm
     cache with the input and output files held in memory (resident.py)."""
     estimate = warm_up(configs, libraries, scratch, input_path, progress.show)
-    if cold:
-        _repetitions(store, configs, libraries, repeat, True, scratch, input_path, progress,
-                     estimate)
-        return
-    progress.show("writing the output files once")
-    _preload_outputs(scratch, libraries, configs)
-    files = [p for p in [input_path] + [scratch / f"out-{lib}" for lib in libraries] if p.exists()]
-    with resident.held(files) as not_held:
+    if not cold:
+        progress.show("writing the output files once")
+        _preload_outputs(scratch, libraries, configs)
+    files = [p for p in [input_path, *(_output(scratch, lib) for lib in libraries)] if p.exists()]
+    with contextlib.nullcontext() if cold else resident.held(files) as not_held:
         if not_held:
             progress.done()
             print(f"trebuchet: bench io: the files are not held in memory ({not_held}); the kernel"
                   " may drop cached pages between runs, and system times then vary more",
                   file=sys.stderr)
-        _repetitions(store, configs, libraries, repeat, False, scratch, input_path, progress,
+        _repetitions(store, configs, libraries, repeat, cold, scratch, input_path, progress,
                      estimate)
 
 
 def _repetitions(store, configs, libraries, repeat, cold, scratch, input_path, progress,
                  estimate):
+    """Every configuration on every library, repeat times, in rotated order."""
     total = repeat * len(configs) * len(libraries)
     left = repeat * sum(estimate.values())
     sequence = 0
@@ -302,7 +312,8 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
     configs = plan(benchmarks, blocks, size_mib)
     store = BenchStore(db)
     scratch = Path(tempfile.mkdtemp(prefix="trebuchet-bench-io-"))
-    # SIGTERM stops it as Ctrl-C does: the scratch files (GiB of them) go too
+    # SIGTERM stops it as Ctrl-C does (run_once): the scratch files (GiB of
+    # them) go too
     was = signal.signal(signal.SIGTERM, _stop)
     try:
         store.start(libraries, benchmarks, blocks, size_mib, repeat, cold)

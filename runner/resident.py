@@ -77,31 +77,37 @@ def _why_not_locked(err):
     return os.strerror(err)
 
 
+def _unmap(mapped):
+    for address, size in mapped:
+        _libc.munmap(address, size)
+
+
+def _lock_all(sizes):
+    """Every file locked, or none: (the mappings, None), or ([], why not)."""
+    mapped = []
+    for path, size in sizes:
+        address, why = _lock(path, size)
+        if address is None:
+            _unmap(mapped)
+            return [], f"mlock of {os.path.basename(path)}, {_amount(size)}: {why}"
+        mapped.append((address, size))
+    return mapped, None
+
+
 @contextmanager
 def held(paths):
     """Holds the files at paths in memory while the context lasts.  Yields
     None when they are held, else the one-line reason they are not."""
-    sizes = [(p, os.path.getsize(p)) for p in paths if os.path.getsize(p) > 0]
+    sizes = [(p, size) for p in paths if (size := os.path.getsize(p)) > 0]
     total = sum(size for _, size in sizes)
     available = available_bytes()
     spare = max(SPARE_MIN, available // SPARE_SHARE)
-    mapped = []
-    reason = None
     if total > available - spare:
-        reason = (f"{_amount(total)} of files would leave less than {_amount(spare)}"
-                  f" of the {_amount(available)} available")
-    for path, size in sizes if reason is None else ():
-        address, why = _lock(path, size)
-        if address is None:
-            reason = f"mlock of {os.path.basename(path)}, {_amount(size)}: {why}"
-            break
-        mapped.append((address, size))
-    if reason is not None:
-        for address, size in mapped:
-            _libc.munmap(address, size)
-        mapped = []
+        mapped, reason = [], (f"{_amount(total)} of files would leave less than {_amount(spare)}"
+                              f" of the {_amount(available)} available")
+    else:
+        mapped, reason = _lock_all(sizes)
     try:
         yield reason
     finally:
-        for address, size in mapped:
-            _libc.munmap(address, size)
+        _unmap(mapped)

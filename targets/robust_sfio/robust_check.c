@@ -144,7 +144,7 @@ int rs_buffer_check(const void *p, size_t n, int want_write)
 }
 
 /* Span by span, the first to the end of s's page: a string may end just
- * before a page it cannot read.  (The in-line rs_string_ok_within tried its
+ * before a page it cannot read.  (The in-line rs_string_ok_hinted tried its
  * hinted range; another remembered one may still hold the string.) */
 int rs_string_check(const char *s, size_t max, struct rs_hint *hint)
 {

@@ -261,15 +261,10 @@ static inline int rs_string_ok_hinted(const char *s, size_t max, struct rs_hint 
 	return rs_string_check(s, max, hint);
 }
 
-static inline int rs_string_ok_within(const char *s, size_t max)
-{
-	return rs_string_ok_hinted(s, max, &rs_string_hint);
-}
-
 /* s is a NUL-terminated string that can be read to its end. */
 static inline int rs_string_ok(const char *s)
 {
-	return rs_string_ok_within(s, SIZE_MAX);
+	return rs_string_ok_hinted(s, SIZE_MAX, &rs_string_hint);
 }
 
 /* Forget every remembered check (for tests and the benchmark). */

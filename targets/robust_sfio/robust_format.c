@@ -380,10 +380,6 @@ static void reseal_now_and_then(struct parsed *c)
 	seal(c);
 }
 
-/* The entry that answered last, tried ahead of the others: a loop prints
- * through one format most of the time.  An empty slot is never sealed. */
-static struct parsed *most_recent = &cache[0];
-
 static const struct parsed *cached(const char *format)
 {
 	unsigned i;
@@ -397,10 +393,10 @@ static const struct parsed *cached(const char *format)
 		if (c->format != format)
 			continue;
 		if (c->sealed && c->sealed_epoch == rs_memory_epoch)
-			return most_recent = c;
+			return c;
 		if (format_readable(c) && !memcmp(format, c->text, c->length + 1)) {
 			reseal_now_and_then(c);
-			return most_recent = c;
+			return c;
 		}
 	}
 	return NULL;
@@ -511,9 +507,9 @@ static int arguments_ok(const struct parsed *c, va_list args)
 	return PLANNED(c) ? plan_ok(c, args) : walk_ok(c, args);
 }
 
-/* A format that is not the most recent sealed one: looked up among the
- * kept ones, else checked, parsed and kept when it can be. */
-static __attribute__((noinline)) int other_printf_ok(const char *format, va_list args)
+/* The kept format, or the format checked, parsed and kept when it can be;
+ * a kept one that qualifies becomes one rs_printf_ok answers in line. */
+int rs_printf_check(const char *format, va_list args)
 {
 	const struct parsed *c = cached(format);
 	struct parsed fresh;
@@ -527,16 +523,6 @@ static __attribute__((noinline)) int other_printf_ok(const char *format, va_list
 	parse_printf(format, &fresh);
 	keep(&fresh);
 	return arguments_ok(&fresh, args);
-}
-
-int rs_printf_check(const char *format, va_list args)
-{
-	const struct parsed *c = most_recent;
-
-	if (__builtin_expect(c->format != format || !c->sealed || c->sealed_epoch != rs_memory_epoch, 0))
-		return other_printf_ok(format, args);
-	make_fast(c);
-	return arguments_ok(c, args);
 }
 
 /* What a scanf conversion writes: its size, 0 for none, -1 for "a width of

@@ -90,6 +90,14 @@ static void touching(const void *addr, size_t len)
 		heap_untouched = 0;
 }
 
+static void touching_each(const struct iovec *ranges, size_t n)
+{
+	size_t i;
+
+	for (i = 0; ranges && i < n; i++)
+		touching(ranges[i].iov_base, ranges[i].iov_len);
+}
+
 /* Defines NAME to bump the epoch, note what it reaches (TOUCHED), and
  * forward; FALLBACK when the next one is not yet found. */
 #define WATCHED(ret, name, params, args, fallback, touched) \
@@ -128,6 +136,12 @@ WATCHED(void *, aligned_alloc, (size_t align, size_t n), (align, n), NULL, NOTHI
 WATCHED(void *, memalign, (size_t align, size_t n), (align, n), NULL, NOTHING_MORE)
 WATCHED(void *, valloc, (size_t n), (n), NULL, NOTHING_MORE)
 WATCHED(void *, pvalloc, (size_t n), (n), NULL, NOTHING_MORE)
+/* process_madvise() advises on a list of ranges, of this process or
+ * another (a guard page installed by it faults like an unmapped one):
+ * every range counts, whichever process the pidfd names. */
+WATCHED(ssize_t, process_madvise, (int pidfd, const struct iovec *ranges, size_t n, int advice,
+				   unsigned int flags), (pidfd, ranges, n, advice, flags), -1,
+	touching_each(ranges, n))
 /* The dynamic linker unmaps an object by calls of its own: a string
  * literal of the object goes with it (robust_format.c's sealed formats). */
 WATCHED(int, dlclose, (void *handle), (handle), -1, NOTHING_MORE)
@@ -262,29 +276,6 @@ void *realloc(void *p, size_t n)
 	}
 WATCHED_MMAP(mmap, off_t)
 WATCHED_MMAP(mmap64, off64_t)
-
-/* process_madvise() advises on a list of ranges, of this process or
- * another (a guard page installed by it faults like an unmapped one):
- * every range counts, whichever process the pidfd names. */
-ssize_t process_madvise(int pidfd, const struct iovec *ranges, size_t n, int advice,
-			unsigned int flags)
-{
-	static ssize_t (*next_process_madvise)(int, const struct iovec *, size_t, int,
-					       unsigned int);
-	size_t i;
-
-	rs_memory_epoch++;
-	for (i = 0; ranges && i < n; i++)
-		touching(ranges[i].iov_base, ranges[i].iov_len);
-	if (!next_process_madvise)
-		next_process_madvise = (ssize_t (*)(int, const struct iovec *, size_t, int,
-						     unsigned int))next("process_madvise");
-	if (!next_process_madvise) {
-		errno = ENOSYS;
-		return -1;
-	}
-	return next_process_madvise(pidfd, ranges, n, advice, flags);
-}
 
 /* mremap takes an optional fifth argument (MREMAP_FIXED's new address). */
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
