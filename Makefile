@@ -14,7 +14,8 @@ WARN       := -Wall -Wextra -Wno-unused-parameter
 CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 # what a bare Debian bookworm lacks: a C toolchain, Python with venv, the
 # libraries under test and the ones the executor links
-APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3
+APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3 \
+              elfutils libc6-dbg
 # the tests' own: a headless browser for the report, expat for examples/expat
 APT_TEST   := chromium unzip libexpat1-dev
 

@@ -56,14 +56,14 @@ static int setup_freed(union tb_arg *out) { return freed(out, 10240, 0); }
 
 static const struct tb_value void_values[] = {
 	{ .name = "NULL", .constant.ptr = NULL, .desc = "NULL" },
-	{ .name = "NEGONE", .constant.u = UINTPTR_MAX, .desc = "(void *)-1" },
+	{ .name = "NEGONE", .constant.u = UINTPTR_MAX, .desc = "(void *)-1", .misuse = 1 },
 	/* a 32-bit constant, kept: unmapped on i386 Linux and here alike */
-	{ .name = "MAXINT", .constant.u = 0x7fffffff, .desc = "(void *)0x7fffffff" },
+	{ .name = "MAXINT", .constant.u = 0x7fffffff, .desc = "(void *)0x7fffffff", .misuse = 1 },
 	{ .name = "STATIC", .setup = setup_static, .desc = "a 56-byte array of a returned frame" },
 	{ .name = "DYNAMIC", .setup = setup_dynamic, .desc = "malloc(16)" },
 	{ .name = "CONST", .constant.ptr = (void *)"                ",
 	  .desc = "a string literal: read-only" },
-	{ .name = "FREED", .setup = setup_freed, .desc = "malloc(10240), freed" },
+	{ .name = "FREED", .setup = setup_freed, .desc = "malloc(10240), freed", .misuse = 1 },
 	{ 0 },
 };
 
@@ -106,11 +106,11 @@ static const struct tb_value buf_values[] = {
 	{ .name = "BUFMAX", .setup = setup_bufmax, .desc = "malloc(SIZE_MAX): fails" },
 	{ .name = "BUF_64K", .setup = setup_64k, .desc = "65537 bytes of 'a'" },
 	{ .name = "BUF_END_MED", .setup = setup_end_med, .desc = "the last byte of a 4 KiB block" },
-	{ .name = "BUF_FAR_PAST", .setup = setup_far_past, .desc = "4000 KiB past a 4 KiB block" },
+	{ .name = "BUF_FAR_PAST", .setup = setup_far_past, .desc = "4000 KiB past a 4 KiB block", .misuse = 1 },
 	{ .name = "BUF_ODD", .setup = setup_odd, .desc = "a 4 KiB block plus one" },
-	{ .name = "BUF_FREED", .setup = setup_buf_freed, .desc = "a 4 KiB block, freed" },
+	{ .name = "BUF_FREED", .setup = setup_buf_freed, .desc = "a 4 KiB block, freed", .misuse = 1 },
 	{ .name = "BUF_CODE", .setup = setup_code, .desc = "the address of a function" },
-	{ .name = "BUF_LOW", .constant.u = 16, .desc = "(void *)16" },
+	{ .name = "BUF_LOW", .constant.u = 16, .desc = "(void *)16", .misuse = 1 },
 	{ 0 },
 };
 

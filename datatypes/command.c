@@ -19,4 +19,6 @@ TB_DATATYPE(tb_type_command) = {
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",
 	.values = command_values,
+	/* READ_ONLY's random bytes hold no NUL: no C string */
+	.misuse = (const char *const[]){ "READ_ONLY", NULL },
 };

@@ -40,6 +40,7 @@ struct tb_choice {
 	const char *name;   /* UPPER_SNAKE, unique within its dial */
 	long arg;           /* this choice's part of the setup */
 	const char *desc;
+	int misuse;         /* every point holding it is misuse (below) */
 };
 
 struct tb_dial {
@@ -61,6 +62,10 @@ struct tb_value {
 	/* A point of a dial product: built by build(args), as setup would. */
 	tb_build_fn build;
 	long args[TB_MAX_DIALS];
+	/* 1: no C contract could accept the value (a wild, unmapped, freed or
+	 * garbage pointer, a closed stream): a crash on it is the library's
+	 * right, and findings set it apart (docs/contracts.md) */
+	int misuse;
 };
 
 struct tb_datatype {
@@ -80,6 +85,10 @@ struct tb_datatype {
 	 * what builds one point of it. */
 	const struct tb_dial *dials;
 	tb_build_fn build;
+	/* Inherited values that are misuse here though not in the parent:
+	 * READ_ONLY's random bytes are memory to a buffer but no string (no
+	 * NUL) and no stream. */
+	const char *const *misuse;
 };
 
 /*
@@ -121,6 +130,10 @@ const struct tb_datatype *tb_datatype_find(const char *name,
  * product), and the name of point i written into buf. */
 long tb_dial_product(const struct tb_datatype *type);
 void tb_dial_name(const struct tb_datatype *type, long i, char *buf, size_t len);
+
+/* Whether value, one of type's flattened values, is misuse in type: its
+ * own flag, or named by the misuse list of type or of an ancestor. */
+int tb_value_misuse(const struct tb_datatype *type, const struct tb_value *value);
 
 /* Builds a value: constant, setup() or build(args).  Returns 0 or -1. */
 int tb_value_build(const struct tb_value *value, union tb_arg *out);

@@ -78,7 +78,7 @@ static const struct tb_value file_values[] = {
 	{ .name = "APPEND", STATE(TB_MODE_APPEND, TB_EXIST, TB_POS_END),
 	  .desc = "a text file opened \"a\" (APPEND.EXIST.EOF)" },
 	{ .name = "CLOSED", STATE(TB_MODE_READ, TB_CLOSED, TB_POS_BEGINNING),
-	  .desc = "a stream already fclosed (READ.CLOSED.BEGINNING)" },
+	  .desc = "a stream already fclosed (READ.CLOSED.BEGINNING)", .misuse = 1 },
 	{ .name = "AT_EOF", STATE(TB_MODE_READ, TB_EXIST, TB_POS_AT_EOF),
 	  .desc = "a read stream with its EOF flag set" },
 	{ .name = "IN_ERROR", .setup = setup_in_error, .desc = "a stream with its error flag set" },
@@ -86,7 +86,7 @@ static const struct tb_value file_values[] = {
 	{ .name = "STDIN", .setup = setup_stdin, .desc = "stdin (reads /dev/null)" },
 	{ .name = "STDOUT", .setup = setup_stdout, .desc = "stdout (writes /dev/null)" },
 	{ .name = "STDERR", .setup = setup_stderr, .desc = "stderr (writes /dev/null)" },
-	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "random bytes shaped like a FILE" },
+	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "random bytes shaped like a FILE", .misuse = 1 },
 	{ 0 },
 };
 
@@ -95,4 +95,6 @@ TB_DATATYPE(tb_type_file) = {
 	.parent = &tb_type_pointer,
 	.ctype = "FILE *",
 	.values = file_values,
+	/* random or zero bytes are no stream */
+	.misuse = (const char *const[]){ "READ_ONLY", "VALID", "MISALIGNED", NULL },
 };

@@ -40,4 +40,6 @@ TB_DATATYPE(tb_type_format) = {
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",
 	.values = format_values,
+	/* READ_ONLY's random bytes hold no NUL: no C string */
+	.misuse = (const char *const[]){ "READ_ONLY", NULL },
 };

@@ -15,4 +15,6 @@ TB_DATATYPE(tb_type_mode) = {
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",
 	.values = mode_values,
+	/* READ_ONLY's random bytes hold no NUL: no C string */
+	.misuse = (const char *const[]){ "READ_ONLY", NULL },
 };

@@ -69,4 +69,6 @@ TB_DATATYPE(tb_type_path) = {
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",
 	.values = path_values,
+	/* READ_ONLY's random bytes hold no NUL: no C string */
+	.misuse = (const char *const[]){ "READ_ONLY", NULL },
 };

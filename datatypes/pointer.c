@@ -98,12 +98,12 @@ static int setup_valid(union tb_arg *out)
 
 static const struct tb_value pointer_values[] = {
 	{ .name = "NULL", .constant.ptr = NULL, .desc = "the null pointer" },
-	{ .name = "MINUS_ONE", .constant.u = UINTPTR_MAX, .desc = "all bits set" },
-	{ .name = "ONE", .constant.u = 1, .desc = "address 1" },
-	{ .name = "FREED", .setup = setup_freed, .desc = "a 4 KiB malloc block, filled with 0xA5, then freed" },
+	{ .name = "MINUS_ONE", .constant.u = UINTPTR_MAX, .desc = "all bits set", .misuse = 1 },
+	{ .name = "ONE", .constant.u = 1, .desc = "address 1", .misuse = 1 },
+	{ .name = "FREED", .setup = setup_freed, .desc = "a 4 KiB malloc block, filled with 0xA5, then freed", .misuse = 1 },
 	{ .name = "READ_ONLY", .setup = setup_read_only, .desc = "an anonymous page of random bytes, read-only: a write is SIGSEGV" },
-	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page: any access is SIGSEGV" },
-	{ .name = "UNMAPPED", .setup = setup_unmapped, .desc = "the address of an unmapped page" },
+	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page: any access is SIGSEGV", .misuse = 1 },
+	{ .name = "UNMAPPED", .setup = setup_unmapped, .desc = "the address of an unmapped page", .misuse = 1 },
 	{ .name = "MISALIGNED", .setup = setup_misaligned, .desc = "VALID plus one byte: 4095 bytes before a guard page" },
 	{ .name = "VALID", .setup = setup_valid, .desc = "4096 zero bytes, read-write, before a guard page" },
 	{ 0 },

@@ -149,8 +149,10 @@ static const struct tb_value *product_of(const struct tb_datatype *type)
 		values[i].name = names + i * DIAL_NAME;
 		values[i].desc = dial_desc(type, picks, descs + i * DIAL_DESC, DIAL_DESC);
 		values[i].build = type->build;
-		for (k = 0; type->dials[k].name; k++)
+		for (k = 0; type->dials[k].name; k++) {
 			values[i].args[k] = picks[k]->arg;
+			values[i].misuse |= picks[k]->misuse;
+		}
 	}
 	dialed[slot] = (struct dialed){ .type = type, .values = values };
 	return values;
@@ -208,6 +210,19 @@ const struct tb_datatype *tb_datatype_find(const char *name,
 	const struct tb_datatype *type = find_in(extra, name);
 
 	return type ? type : find_in(tb_base_datatypes(), name);
+}
+
+int tb_value_misuse(const struct tb_datatype *type, const struct tb_value *value)
+{
+	const char *const *m;
+
+	if (value->misuse)
+		return 1;
+	for (; type; type = type->parent)
+		for (m = type->misuse; m && *m; m++)
+			if (!strcmp(*m, value->name))
+				return 1;
+	return 0;
 }
 
 int tb_value_build(const struct tb_value *value, union tb_arg *out)

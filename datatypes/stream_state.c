@@ -46,7 +46,8 @@ const struct tb_choice tb_stream_permissions[] = {
 
 static const struct tb_choice existence[] = {
 	{ .name = "EXIST", .arg = TB_EXIST, .desc = "the stream is open" },
-	{ .name = "CLOSED", .arg = TB_CLOSED, .desc = "the stream was closed: a dangling pointer" },
+	{ .name = "CLOSED", .arg = TB_CLOSED, .desc = "the stream was closed: a dangling pointer",
+	  .misuse = 1 },
 	{ .name = "DELETED", .arg = TB_DELETED, .desc = "its file was removed, the stream still open" },
 	{ 0 },
 };

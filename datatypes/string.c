@@ -28,7 +28,7 @@ static const struct tb_value string_values[] = {
 	{ .name = "SHORT", .constant.ptr = (void *)"hello", .desc = "\"hello\"" },
 	{ .name = "LINES", .constant.ptr = (void *)"one\ntwo\n", .desc = "two lines" },
 	{ .name = "LONG", .setup = setup_long, .desc = "64 KiB of text" },
-	{ .name = "UNTERMINATED", .setup = setup_unterminated, .desc = "64 bytes, no NUL, then a guard page" },
+	{ .name = "UNTERMINATED", .setup = setup_unterminated, .desc = "64 bytes, no NUL, then a guard page", .misuse = 1 },
 	{ 0 },
 };
 
@@ -37,4 +37,6 @@ TB_DATATYPE(tb_type_string) = {
 	.parent = &tb_type_pointer,
 	.ctype = "const char *",
 	.values = string_values,
+	/* READ_ONLY's random bytes hold no NUL: no C string */
+	.misuse = (const char *const[]){ "READ_ONLY", NULL },
 };

@@ -64,7 +64,8 @@ static void list_one(FILE *out, const struct tb_datatype *type)
 		json_string(out, list.values[i]->name);
 		fputs(", \"desc\": ", out);
 		json_string(out, list.values[i]->desc);
-		fputc('}', out);
+		fprintf(out, ", \"misuse\": %s}",
+			tb_value_misuse(type, list.values[i]) ? "true" : "false");
 	}
 	fputs("]}", out);
 }

@@ -35,7 +35,26 @@ class Param:
     # `convert: true`: the datatype's values may change in the conversion to
     # ctype (runner/plugin_check.py); those that become equal run once
     convert: bool = False
+    undefined: tuple = ()  # values its documentation leaves undefined (misuse here)
+    accepts: tuple = ()    # values its documentation accepts: the call must return
     where: tuple = field(default=(None, None), compare=False)  # (spec file, line)
+
+
+@dataclass(frozen=True)
+class PromisedError:
+    """Cases whose parameters in `when` hold one of the values listed must
+    report an error, with one of `errnos` when given (docs/contracts.md)."""
+    when: tuple              # ((param, (VALUE, ...)), ...)
+    errnos: tuple = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a function's documentation promises, and where it says so."""
+    source: str
+    returns: Optional[str] = None  # None, "acceptable" or "always"
+    errors: tuple = ()             # (PromisedError, ...)
 
 
 @dataclass(frozen=True)
@@ -53,6 +72,7 @@ class Function:
     equivalent: Optional[str] = None
     note: Optional[str] = None
     errnos: Optional[tuple] = None  # the errno names its documentation allows; None: not stated
+    contract: Optional[Contract] = None  # its own, before the target's is added (Spec.contract_of)
 
     @property
     def signature(self):
@@ -78,6 +98,7 @@ class Spec:
     base_folders: tuple = ()  # folders of the specs this one extends
     extends: Optional[str] = None  # the target name of the spec this one extends
     functions_line: Optional[int] = None  # where the spec lists (or inherits) its functions
+    contract: Optional[Contract] = None  # the target's, for every function
 
     @property
     def folder(self):
@@ -94,6 +115,19 @@ class Spec:
 
     def function(self, name):
         return next((f for f in self.functions if f.name == name), None)
+
+    def contract_of(self, function):
+        """A function's contract: its own, with the target's `returns` where
+        it states none; None when neither states one."""
+        own, whole = function.contract, self.contract
+        if not whole:
+            return own
+        if not own:
+            return whole
+        if own.returns:
+            return own
+        return dataclasses.replace(own, returns=whole.returns,
+                                   source=f"{own.source}; {whole.source}")
 
     @property
     def digest(self):
@@ -195,7 +229,8 @@ def _extend(spec, data, lines, chain):
         datatype_lines={**base.datatype_lines, **spec.datatype_lines},
         description=spec.description or base.description,
         base_folders=base.include_dirs,
-        extends=base.target)
+        extends=base.target,
+        contract=spec.contract or base.contract)
 
 
 def _null_convention(data):
@@ -237,6 +272,7 @@ def _build(data, path, lines):
     for i, f in enumerate(data.get("functions", ())):
         err = f["error"]
         params = tuple(Param(p["name"], p["type"].strip(), p["datatype"], p.get("convert", False),
+                             tuple(p.get("undefined", ())), tuple(p.get("accepts", ())),
                              (path.resolve(), yamlines.line_of(lines, ("functions", i, "params", j))))
                        for j, p in enumerate(f["params"]))
         functions.append(Function(
@@ -245,7 +281,8 @@ def _build(data, path, lines):
             error_when=err["when"], error_value=err.get("value"), error_param=err.get("param"),
             error_eof=err.get("eof"), error_expr=err.get("expr"),
             extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
-            note=f.get("note"), errnos=tuple(f["errnos"]) if "errnos" in f else None))
+            note=f.get("note"), errnos=tuple(f["errnos"]) if "errnos" in f else None,
+            contract=_contract(f.get("contract"))))
     version = data.get("version", {})
     return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
                 includes=tuple(data.get("includes", ())),
@@ -258,7 +295,17 @@ def _build(data, path, lines):
                 version_expr=version.get("expr"),
                 description=data.get("description", ""),
                 functions_line=yamlines.line_of(
-                    lines, ("functions",) if "functions" in data else ("extends",)))
+                    lines, ("functions",) if "functions" in data else ("extends",)),
+                contract=_contract(data.get("contract")))
+
+
+def _contract(data):
+    if not data:
+        return None
+    errors = tuple(PromisedError(tuple((param, tuple(values)) for param, values in e["when"].items()),
+                                 tuple(e.get("errno", ())), e.get("source", ""))
+                   for e in data.get("errors", ()))
+    return Contract(data["source"], data.get("returns"), errors)
 
 
 def _stated(data, key, items):
@@ -290,6 +337,7 @@ def _check(spec, data, lines):
         for k, name in enumerate(f.errnos or ()):
             if name not in ERRNO_NAMES:
                 fail(f"unknown errno '{name}'", "functions", i, "errnos", k)
+        _check_contract(f, fail, ("functions", i))
         if f.error_when in ("less_than_param", "short_count", "out_param") and \
                 f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
@@ -304,6 +352,32 @@ def _check(spec, data, lines):
         if "/" not in lib and not library_installed(lib):
             fail(f"library '{lib}' is not installed (nor in a folder of LD_LIBRARY_PATH)",
                  "libraries", i)
+
+
+def _check_contract(f, fail, where):
+    """Names a contract uses: parameters of the function, values of their
+    datatypes (those the executor lists; a target's own datatypes are
+    checked when the findings are made), errno names."""
+    known = base_datatypes()
+    params = {p.name: p for p in f.params}
+
+    def check_values(values, datatype, *at):
+        for k, value in enumerate(values):
+            if datatype in known and value not in known[datatype]:
+                fail(f"'{value}' is not a value of datatype {datatype}", *at, k)
+
+    for j, p in enumerate(f.params):
+        for key in ("undefined", "accepts"):
+            check_values(getattr(p, key), p.datatype, *where, "params", j, key)
+    for k, promise in enumerate(f.contract.errors if f.contract else ()):
+        at = where + ("contract", "errors", k)
+        for param, values in promise.when:
+            if param not in params:
+                fail(f"'{param}' is not a parameter of {f.name}", *at, "when", param)
+            check_values(values, params[param].datatype, *at, "when", param)
+        for m, name in enumerate(promise.errnos):
+            if name not in ERRNO_NAMES:
+                fail(f"unknown errno '{name}'", *at, "errno", m)
 
 
 def _library_places(spec, name):

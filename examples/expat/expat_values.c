@@ -93,8 +93,8 @@ static const struct tb_value parser_values[] = {
 	  .desc = "fed \"<a></b>\", final: a tag mismatch error" },
 	{ .name = "SUSPENDED", .setup = setup_suspended,
 	  .desc = "stopped (resumable) by XML_StopParser in a handler" },
-	{ .name = "RELEASED", .setup = setup_released, .desc = "XML_ParserCreate, XML_ParserFree" },
-	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "1 KiB of random bytes before a guard page" },
+	{ .name = "RELEASED", .setup = setup_released, .desc = "XML_ParserCreate, XML_ParserFree", .misuse = 1 },
+	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "1 KiB of random bytes before a guard page", .misuse = 1 },
 	{ 0 },
 };
 
@@ -102,6 +102,7 @@ const struct tb_datatype tb_type_xml_parser = {
 	.name = "XML_Parser",
 	.parent = &tb_type_pointer,
 	.skip = (const char *const[]){ "MISALIGNED", NULL },
+	.misuse = (const char *const[]){ "READ_ONLY", "VALID", NULL },  /* no parser */
 	.ctype = "XML_Parser",
 	.values = parser_values,
 };

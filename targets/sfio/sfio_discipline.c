@@ -57,7 +57,7 @@ static int setup_garbage(union tb_arg *out)
 static const struct tb_value disc_values[] = {
 	{ .name = "PASS_THROUGH", .setup = setup_pass_through, .desc = "read, write, seek via sfrd/sfwr/sfsk" },
 	{ .name = "NULL_FUNCTIONS", .setup = setup_null_functions, .desc = "every function pointer NULL" },
-	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "random bytes the size of a Sfdisc_t" },
+	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "random bytes the size of a Sfdisc_t", .misuse = 1 },
 	{ 0 },
 };
 

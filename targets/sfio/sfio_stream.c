@@ -98,7 +98,7 @@ static const struct tb_value stream_values[] = {
 	{ .name = "READ_WRITE", STATE(TB_MODE_READ_PLUS, TB_EXIST, TB_POS_BEGINNING),
 	  .desc = "a text file opened \"r+\" (READ_PLUS.EXIST.BEGINNING)" },
 	{ .name = "CLOSED", STATE(TB_MODE_READ, TB_CLOSED, TB_POS_BEGINNING),
-	  .desc = "a stream already sfclosed (READ.CLOSED.BEGINNING)" },
+	  .desc = "a stream already sfclosed (READ.CLOSED.BEGINNING)", .misuse = 1 },
 	{ .name = "STRING", .setup = setup_string, .desc = "sfnew string stream over 4 KiB, read-write" },
 	{ .name = "AT_EOF", STATE(TB_MODE_READ, TB_EXIST, TB_POS_AT_EOF),
 	  .desc = "a read stream with SF_EOF set" },
@@ -106,7 +106,7 @@ static const struct tb_value stream_values[] = {
 	{ .name = "STDIN", .setup = setup_stdin },
 	{ .name = "STDOUT", .setup = setup_stdout },
 	{ .name = "STDERR", .setup = setup_stderr },
-	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "512 random bytes" },
+	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "512 random bytes", .misuse = 1 },
 	{ 0 },
 };
 
@@ -115,4 +115,6 @@ const struct tb_datatype tb_type_sfio_stream = {
 	.parent = &tb_type_pointer,
 	.ctype = "Sfio_t *",
 	.values = stream_values,
+	/* random or zero bytes are no stream */
+	.misuse = (const char *const[]){ "READ_ONLY", "VALID", "MISALIGNED", NULL },
 };
