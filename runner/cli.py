@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
+from . import triage
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -44,6 +45,8 @@ def cmd_run(args):
         if rc == Exit.OK and not args.quiet:
             print(f"every case ran {args.repeat} times: {flaky} FLAKY"
                   + (f" (`trebuchet report` lists them)" if flaky else ""))
+    if rc in (Exit.OK, Exit.INTERRUPTED, Exit.HARNESS) and Path(args.db).is_file():
+        triage.record_latest(args.db, spec, plugin)  # what was stored, stopped or not
     if rc == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - started))
     elif rc in (Exit.INTERRUPTED, Exit.HARNESS):

@@ -4,6 +4,15 @@ store, and for a shard run which shard it holds and how to join the shards.
 The rate comes from reports.metrics, like every other number."""
 
 
+def _findings(conn, run):
+    from trebuchet.reports import findings
+
+    found = findings.stored(conn, run)
+    violations = sum(f.is_violation for f in found)
+    return (f"{len(found)} finding{'s' if len(found) != 1 else ''}, "
+            f"{violations} contract violation{'s' if violations != 1 else ''}")
+
+
 def line(db, target, seconds=None):
     """The line for the newest finished run of target in db; seconds, when
     given, is how long the command took."""
@@ -17,7 +26,7 @@ def line(db, target, seconds=None):
     text = (f"{target}: {s.cases} cases in {functions}, PASS {s.total('passed')}, "
             f"ABORT {s.total('aborts')}, RESTART {s.total('restarts')}, "
             f"SETUP {s.total('setups')}; normalized ABORT rate {s.abort_rate:.2f}%; "
-            f"{took}sandbox {s.info.sandbox}; run {run} in {db}")
+            f"{_findings(conn, run)}; {took}sandbox {s.info.sandbox}; run {run} in {db}")
     if s.info.partial:
         text += (f"; shard {s.info.shard} of {s.info.shards} only: `trebuchet merge"
                  f" SHARD.db ... --out DB` joins the {s.info.shards} shards' stores into one run")

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -69,6 +69,71 @@ CREATE TABLE IF NOT EXISTS results (
                                       -- descriptor 2 (its last lines, 512 bytes at most), or NULL
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
+);
+
+-- Where a failing case ended, taken in the test process as it died (a
+-- handler on an alternate signal stack): ABORT by a signal, and RESTART
+-- (the watchdog's signal).  Frames are module + offset; the reports
+-- symbolize them after the run (reports/symbolize.py).
+CREATE TABLE IF NOT EXISTS crash_sites (
+    run_id      INTEGER NOT NULL,
+    function    TEXT    NOT NULL,
+    case_index  INTEGER NOT NULL,
+    signal      INTEGER NOT NULL,  -- the signal the handler caught
+    code        INTEGER NOT NULL,  -- its si_code
+    fault_addr  INTEGER,           -- si_addr (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP), else NULL
+    sp          INTEGER,           -- the stack pointer at the fault
+    stack_depth INTEGER,           -- bytes from the stack's top at the call to sp
+    frames      TEXT    NOT NULL,  -- innermost first, one per line, "MODULE+0xOFFSET": line 1 is
+                                   -- the faulting pc, the rest return addresses; '' if unwinding failed
+    PRIMARY KEY (run_id, function, case_index)
+);
+
+-- Findings (reports/findings.py), made from the run's results, crash sites
+-- and the spec's contract when the run ends (and when shards are merged).
+--
+-- Each value a function's parameter took, and whether the spec's contract
+-- accepts it there: not misuse by its datatype, not left undefined by the
+-- parameter.  The rate over acceptable values counts the cases whose
+-- values are all acceptable.
+CREATE TABLE IF NOT EXISTS run_values (
+    run_id     INTEGER NOT NULL,
+    function   TEXT    NOT NULL,
+    param      INTEGER NOT NULL,  -- 0-based
+    value      TEXT    NOT NULL,  -- "datatype:VALUE", as results.value_names has it
+    acceptable INTEGER NOT NULL,
+    PRIMARY KEY (run_id, function, param, value)
+);
+
+-- One distinct defect: the failing cases (or broken error promises) of a
+-- run that share a signature.
+CREATE TABLE IF NOT EXISTS findings (
+    run_id      INTEGER NOT NULL,
+    id          INTEGER NOT NULL,  -- 1.. within the run: contract violations first
+    signature   TEXT    NOT NULL,  -- kind, then the frames that name it, '|'-separated
+    fingerprint TEXT    NOT NULL,  -- of target and signature: the same defect in another run
+    kind        TEXT    NOT NULL,  -- SIGSEGV, stack-overflow, assertion, abort, hang, exit, no-error, errno, ...
+    title       TEXT    NOT NULL,  -- one line naming it
+    functions   TEXT    NOT NULL,  -- the tested functions among its cases, comma-separated
+    cases       INTEGER NOT NULL,
+    misuse_cases INTEGER NOT NULL, -- of them, cases holding a value that is not acceptable
+    trigger     TEXT    NOT NULL,  -- what its cases' values share, per function
+    location    TEXT,              -- file:line of the frame that names it, when known
+    frames      TEXT    NOT NULL,  -- symbolized innermost frames, one per line
+    violation   TEXT,              -- the promise its cases break and where it is written, or NULL
+    violating_cases INTEGER NOT NULL,
+    example_function TEXT NOT NULL, -- the representative case: fewest unacceptable values
+    example_case     INTEGER NOT NULL,
+    stderr      TEXT,              -- the representative case's last words
+    PRIMARY KEY (run_id, id)
+);
+
+CREATE TABLE IF NOT EXISTS finding_cases (
+    run_id     INTEGER NOT NULL,
+    function   TEXT    NOT NULL,
+    case_index INTEGER NOT NULL,
+    finding    INTEGER NOT NULL,  -- findings.id
+    PRIMARY KEY (run_id, function, case_index)
 );
 
 -- A run repeated (`trebuchet run --repeat N`): every case ran N times, the

@@ -1,0 +1,478 @@
+"""Findings: a run's failing cases grouped into distinct defects, each
+judged against the library's documented contract (docs/contracts.md).
+
+The signature rule, in one place (as syzkaller's pkg/report and
+ClusterFuzz's crash state have theirs):
+
+  - The kind: the signal (SIGSEGV, SIGBUS, SIGFPE, ...), or what the death
+    says of itself: "stack-overflow" (SIGSEGV with the stack nearly used up
+    and the fault next to the stack pointer), "assertion" with its text,
+    "abort" with a C library's message (free(): invalid pointer), "hang"
+    (RESTART), "exit N".  Numbers and addresses in a text are masked, so
+    that the same assertion on another descriptor is the same defect.
+  - The frames: the crash machinery (raise, abort, __assert_fail, the
+    C library's error reporting) is dropped; of the rest, the frames inside
+    the library under test (the spec's libraries; glibc when it lists none)
+    count, else those outside the harness (an in-line macro crashes in its
+    call shim).  The signature takes the innermost of them that is not a
+    string routine, with the string routines inside it: memcpy or strlen
+    is where a bad pointer is dereferenced, its caller is the defect.  One
+    frame, not three: a helper that crashes whichever public function
+    called it is one defect, reached from several functions.
+  - Frames are named by function, with compiler clones (.constprop.0,
+    .isra.0), glibc's __GI_ aliases and CPU variants (__memmove_avx_...)
+    folded into one name, so a signature survives ASLR, a recompile, code
+    moving inside the library, and another machine's CPU or debug files.
+    A frame no symbol names is module + offset, which survives ASLR and
+    the same build only.  A case with no frames at all (an exit() inside
+    the call, a site that could not be taken) is its kind in its function.
+
+Broken error promises (a contract's `errors`) are findings too: the cases
+of one promise of one function that reported no error ("no-error") or
+another errno ("errno"), one finding each.
+
+A contract violation is a finding with at least one case that breaks a
+promise: a crash or hang where `returns` promised a return (on acceptable
+values, or `always`), on a value a parameter `accepts`, or where an error
+was promised; a promised error missing.  Each case keeps its finding
+(finding_cases); a finding keeps its trigger (what its cases' values
+share), its representative case (the fewest unacceptable values), and the
+fingerprint of its signature, by which a later run, the gate and code
+scanning know it again."""
+import hashlib
+import re
+import signal as signals
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from trebuchet.runner.names import errno_name, signal_name, stderr_text
+
+from . import symbolize
+
+# Bytes of stack a test process may use (harness/world.c's soft limit), and
+# how much of it a SIGSEGV must have used to be a stack overflow.
+STACK_LIMIT = 8 << 20
+OVERFLOW_DEPTH = STACK_LIMIT - (1 << 20)
+OVERFLOW_REACH = 1 << 16  # a fault this close below the stack pointer is the stack's
+
+# The crash machinery: frames that say how a process died, not where the
+# defect is.
+MACHINERY = frozenset("""
+raise abort __pthread_kill_implementation __pthread_kill_internal pthread_kill
+__pthread_kill __GI_raise __GI_abort __assert_fail __assert_fail_base __assert_perror_fail
+__libc_message __libc_fatal __fortify_fail __chk_fail __stack_chk_fail malloc_printerr
+__malloc_assert __libc_signal_restore_set __restore_rt __sigaction
+""".split())
+
+HARNESS_MODULES = ("trebuchet-exec", "linux-vdso.so.1", "[vdso]", "[unknown]")
+
+
+@dataclass
+class Case:
+    function: str
+    index: int
+    values: list        # "datatype:VALUE" per parameter
+    outcome: str
+    signal: int = None
+    exit_status: int = None
+    errno: int = None
+    error_reported: int = None
+    stderr: str = None
+    site: dict = None   # the crash_sites row, or None
+    frames: list = field(default_factory=list)  # symbolize.Frame, innermost first
+    acceptable: list = None  # per value: the contract accepts it there
+    broken: str = None  # the promise this case breaks, or None
+
+    @property
+    def unacceptable(self):
+        return sum(not a for a in self.acceptable)
+
+
+@dataclass
+class Finding:
+    signature: str
+    kind: str
+    title: str
+    frames: list        # the frames shown: the naming one and what is inside it
+    location: str = None
+    cases: list = field(default_factory=list)
+    id: int = 0
+    fingerprint: str = ""
+    trigger: str = ""
+    violation: str = None
+    example: Case = None
+
+    @property
+    def functions(self):
+        return sorted({c.function for c in self.cases})
+
+    @property
+    def violating(self):
+        return [c for c in self.cases if c.broken]
+
+    @property
+    def misuse_cases(self):
+        return sum(1 for c in self.cases if c.unacceptable)
+
+
+# ---- the kind
+
+_MASK = re.compile(r"0x[0-9a-fA-F]+|\b\d+\b")
+_ASSERTION = re.compile(r"Assertion [`'](.*)' failed")
+_LIBC_MESSAGE = re.compile(r"^(?:\*\*\* )?(.+?)(?: \*\*\*)?(?:: terminated)?$")
+
+
+def _last_line(text):
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def kind_of(case):
+    """(kind, words): the kind of death and, for an assertion or an abort
+    message, its masked text."""
+    if case.outcome == "RESTART":
+        return "hang", ""
+    if case.signal is None or case.signal < 0:
+        return f"exit {case.exit_status}", ""
+    if case.signal == signals.SIGABRT:
+        assertion = _ASSERTION.search(case.stderr or "")
+        if assertion:
+            return "assertion", _MASK.sub("N", assertion.group(1))
+        message = _last_line(case.stderr)
+        if message:
+            return "abort", _MASK.sub("N", _LIBC_MESSAGE.match(message).group(1))
+        return "abort", ""
+    site = case.site
+    if case.signal == signals.SIGSEGV and site and site["stack_depth"] is not None and \
+            site["stack_depth"] >= OVERFLOW_DEPTH and site["fault_addr"] is not None and \
+            site["sp"] is not None and 0 <= site["sp"] - site["fault_addr"] + 4096 <= OVERFLOW_REACH:
+        return "stack-overflow", ""
+    return signal_name(case.signal), ""
+
+
+# ---- the frames
+
+def naming_frames(frames, library_modules):
+    """The frames a signature is made of: the innermost that is not a
+    string routine, with the string routines inside it."""
+    frames = [f for f in frames if not (f.function and f.function in MACHINERY)]
+    inside = [f for f in frames if f.module_name in library_modules]
+    if not inside:
+        inside = [f for f in frames if f.module_name not in HARNESS_MODULES]
+    chosen = []
+    for f in inside:
+        chosen.append(f)
+        if not (f.function and symbolize.is_string_routine(f.function)):
+            break
+    return chosen
+
+
+def _frame_key(f):
+    return symbolize.canonical(f.function) if f.function else f"{f.module_name}+{f.offset:#x}"
+
+
+def crash_finding(case, library_modules):
+    """The signature, kind, title and frames of a failing case."""
+    kind, words = kind_of(case)
+    chosen = naming_frames(case.frames, library_modules)
+    keys = [_frame_key(f) for f in chosen] or [f"in {case.function}"]
+    signature = "|".join([kind + (f": {words}" if words else "")] + keys)
+    where = _frame_key(chosen[-1]) if chosen else case.function
+    what = {"assertion": f"assertion '{words}' failed", "abort": f"abort: {words}" if words
+            else "abort", "stack-overflow": "stack overflow", "hang": "hang"}.get(kind, kind)
+    title = f"{what} in {where}"
+    return Finding(signature, kind, title, chosen,
+                   location=chosen[-1].place if chosen else None)
+
+
+# ---- the contract
+
+class Contract:
+    """A function's promises, as the spec states them, over value names."""
+
+    def __init__(self, function, contract, acceptable):
+        self.function = function
+        self.contract = contract
+        self.acceptable = acceptable  # per parameter: {value name: bool}
+
+    def accepts(self, values):
+        return [self.acceptable[i].get(v, True) for i, v in enumerate(values)]
+
+    def _others_acceptable(self, case, skip):
+        return all(a for i, a in enumerate(case.acceptable) if i not in skip)
+
+    def _error_rules(self, case):
+        params = [p.name for p in self.function.params]
+        for n, rule in enumerate(self.contract.errors if self.contract else ()):
+            named = {params.index(p): set(v) for p, v in rule.when}
+            if all(case.values[i].split(":", 1)[1] in vs for i, vs in named.items()) and \
+                    self._others_acceptable(case, named):
+                yield n, rule
+
+    def broken_by_crash(self, case):
+        """The promise a failing case breaks, in words, or None."""
+        c = self.contract
+        source = f" ({c.source})" if c else ""
+        if c and c.returns == "always":
+            return "returns whatever the values" + source
+        if c and c.returns == "acceptable" and all(case.acceptable):
+            return "returns on acceptable values" + source
+        for i, p in enumerate(self.function.params):
+            value = case.values[i].split(":", 1)[1]
+            if value in p.accepts and self._others_acceptable(case, {i}):
+                return f"accepts {p.name} = {value}" + source
+        for _, rule in self._error_rules(case):
+            return f"answers {_when_text(rule)} with an error" + _source(rule, c)
+        return None
+
+    def broken_by_return(self, case):
+        """(promise number, kind, words) of an error promise a returning
+        case breaks, or None."""
+        for n, rule in self._error_rules(case):
+            if not case.error_reported:
+                return n, "no-error", f"answers {_when_text(rule)} with an error" + \
+                    _source(rule, self.contract)
+            if rule.errnos and errno_name(case.errno) not in rule.errnos:
+                return n, "errno", f"answers {_when_text(rule)} with errno " \
+                    f"{' or '.join(rule.errnos)}" + _source(rule, self.contract)
+        return None
+
+
+def _when_text(rule):
+    return " and ".join(f"{p} = {' or '.join(v)}" for p, v in rule.when)
+
+
+def _source(rule, contract):
+    return f" ({rule.source or contract.source})"
+
+
+def contracts_for(spec, listed, misuse):
+    """{function name: Contract}.  listed: the executor's functions (each
+    parameter's values); misuse: {datatype: {value: bool}}."""
+    result = {}
+    for f in listed:
+        function = spec.function(f["name"])
+        if not function:
+            continue
+        acceptable = []
+        for p, names in zip(function.params, f["values"]):
+            acceptable.append({f"{p.datatype}:{v}": not (misuse.get(p.datatype, {}).get(v)
+                                                         or v in p.undefined) for v in names})
+        result[function.name] = Contract(function, spec.contract_of(function), acceptable)
+    return result
+
+
+# ---- triggers and representatives
+
+TRIGGER_LIST = 8  # values named in a trigger's "in {...}" before it says only a count
+
+
+def trigger_of(cases, all_values, params):
+    """What the cases of one function share, per parameter: '= V' when one
+    value, '≠ A, B' when all but a few of the values the function ran, 'in
+    {...}' when a few; nothing when any value will do."""
+    parts = []
+    for i, name in enumerate(params):
+        seen = {c.values[i].split(":", 1)[1] for c in cases}
+        ran = all_values[i]
+        if seen >= ran:
+            continue
+        if len(seen) == 1:
+            parts.append(f"{name} = {next(iter(seen))}")
+        elif len(ran - seen) <= 2:
+            parts.append(f"{name} ≠ {', '.join(sorted(ran - seen))}")
+        elif len(seen) <= TRIGGER_LIST:
+            parts.append(f"{name} in {{{', '.join(sorted(seen))}}}")
+        else:
+            parts.append(f"{name}: {len(seen)} of its {len(ran)} values")
+    return "; ".join(parts) or "any values"
+
+
+def _example(cases):
+    """The representative: a case breaking the contract when there is one,
+    then the fewest unacceptable values, then the first."""
+    return min(cases, key=lambda c: (c.broken is None, c.unacceptable, c.function, c.index))
+
+
+def fingerprint(target, signature):
+    return hashlib.sha256(f"{target}\n{signature}".encode()).hexdigest()[:16]
+
+
+# ---- reading a run
+
+def _read_cases(conn, run):
+    sites = {(r["function"], r["case_index"]): dict(r) for r in conn.execute(
+        "SELECT * FROM crash_sites WHERE run_id = ?", (run,))}
+    cases, ran = [], defaultdict(lambda: defaultdict(set))
+    for r in conn.execute(
+            "SELECT function, case_index, value_names, outcome, signal, exit_status, errno,"
+            " error_reported, stderr FROM results WHERE run_id = ? AND outcome != 'SETUP'"
+            " ORDER BY function, case_index", (run,)):
+        values = r[2].split(" ") if r[2] else []
+        for i, v in enumerate(values):
+            ran[r[0]][i].add(v.split(":", 1)[1])
+        cases.append(Case(r[0], r[1], values, r[3], r[4], r[5], r[6], r[7],
+                          stderr_text(r[8]), sites.get((r[0], r[1]))))
+    return cases, ran
+
+
+def analyze(conn, run, spec, contracts, library_modules):
+    """The run's findings, numbered, violations first."""
+    cases, ran = _read_cases(conn, run)
+    failing = [c for c in cases if c.outcome in ("ABORT", "RESTART")]
+    for c, frames in zip(failing, symbolize.symbolize(
+            [(c.site["frames"].splitlines() if c.site and c.site["frames"] else [])
+             for c in failing])):
+        c.frames = frames
+    groups = {}
+    for c in cases:
+        contract = contracts.get(c.function)
+        c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
+        if c.outcome in ("ABORT", "RESTART"):
+            c.broken = contract.broken_by_crash(c) if contract else None
+            made = crash_finding(c, library_modules)
+        elif c.outcome == "PASS" and contract and (broken := contract.broken_by_return(c)):
+            n, kind, c.broken = broken
+            made = Finding(f"{kind}|{c.function}|promise {n + 1}", kind,
+                           (f"no error reported by {c.function}" if kind == "no-error" else
+                            f"errno {errno_name(c.errno)} from {c.function}")
+                           + " where the contract promises one", [])
+        else:
+            continue
+        groups.setdefault(made.signature, made).cases.append(c)
+    findings = list(groups.values())
+    for f in findings:
+        f.fingerprint = fingerprint(spec.target if spec else "", f.signature)
+        f.example = _example(f.cases)
+        f.violation = f.example.broken
+        by_function = defaultdict(list)
+        for c in (f.violating or f.cases):
+            by_function[c.function].append(c)
+        params = {fn.name: [p.name for p in fn.params] for fn in (spec.functions if spec else ())}
+        f.trigger = "; ".join(
+            f"{name}: {trigger_of(cs, ran[name], params.get(name) or [f'arg{i + 1}' for i in range(len(cs[0].values))])}"
+            for name, cs in sorted(by_function.items()))
+    findings.sort(key=lambda f: (f.violation is None, -len(f.cases), f.signature))
+    for n, f in enumerate(findings, 1):
+        f.id = n
+    return findings, cases
+
+
+# ---- the store
+
+def library_modules(spec):
+    """The file names of the modules under test: the spec's libraries, or
+    glibc's when it lists none (stdio tests the C library itself)."""
+    names = set()
+    for lib in (spec.libraries if spec else ()):
+        base = lib.rsplit("/", 1)[-1]
+        names.add(base if ".so" in base else f"lib{base}.so")
+    return _Modules(names or {"libc.so.6"})
+
+
+class _Modules(frozenset):
+    """File names of modules; libm.so also holds libm.so.6."""
+
+    def __contains__(self, name):
+        return any(name == m or name.startswith(m + ".") for m in self)
+
+
+def persist(conn, run, findings, cases):
+    """Writes the run's findings, their cases and its values' verdicts,
+    replacing what an earlier analysis of the run wrote."""
+    for table in ("findings", "finding_cases", "run_values"):
+        conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run,))
+    values = {}
+    for c in cases:
+        for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
+            values[(c.function, i, v)] = ok
+    conn.executemany("INSERT INTO run_values VALUES (?, ?, ?, ?, ?)",
+                     ((run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()))
+    for f in findings:
+        e = f.example
+        conn.execute(
+            "INSERT INTO findings (run_id, id, signature, fingerprint, kind, title, functions,"
+            " cases, misuse_cases, trigger, location, frames, violation, violating_cases,"
+            " example_function, example_case, stderr) VALUES"
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
+             len(f.cases), f.misuse_cases, f.trigger, f.location,
+             "\n".join(fr.text for fr in (e.frames or f.frames)), f.violation,
+             len(f.violating), e.function, e.index, e.stderr))
+        conn.executemany("INSERT INTO finding_cases VALUES (?, ?, ?, ?)",
+                         ((run, c.function, c.index, f.id) for c in f.cases))
+
+
+@dataclass
+class Stored:
+    """A finding as the store holds it: what reports, the CLI, export and
+    the gate read."""
+    run: int
+    id: int
+    signature: str
+    fingerprint: str
+    kind: str
+    title: str
+    functions: list
+    cases: int
+    misuse_cases: int
+    trigger: str
+    location: str
+    frames: list
+    violation: str
+    violating_cases: int
+    example_function: str
+    example_case: int
+    stderr: str
+
+    @property
+    def is_violation(self):
+        return self.violation is not None
+
+    @property
+    def last_words(self):
+        """The representative's last line on stderr, or None."""
+        return _last_line(self.stderr) or None
+
+
+def stored(conn, run):
+    """The run's findings, in their order."""
+    return [Stored(r["run_id"], r["id"], r["signature"], r["fingerprint"], r["kind"], r["title"],
+                   r["functions"].split(","), r["cases"], r["misuse_cases"], r["trigger"],
+                   r["location"], r["frames"].splitlines() if r["frames"] else [],
+                   r["violation"], r["violating_cases"], r["example_function"],
+                   r["example_case"], r["stderr"])
+            for r in _rows(conn, "SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run,))]
+
+
+def _rows(conn, sql, args):
+    cursor = conn.execute(sql, args)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor]
+
+
+@dataclass
+class AcceptableRate:
+    """The normalized failure rate over the cases whose values are all
+    acceptable, beside the raw one: what a library does with input its
+    documentation allows."""
+    rate: float          # mean over functions with such cases, or None
+    functions: int       # functions with at least one such case
+    cases: int
+    failing: int
+
+
+def acceptable_rate(conn, run):
+    verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
+        "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
+    per = defaultdict(lambda: [0, 0])
+    for function, values, outcome in conn.execute(
+            "SELECT function, value_names, outcome FROM results"
+            " WHERE run_id = ? AND outcome != 'SETUP'", (run,)):
+        names = values.split(" ") if values else []
+        if all(verdict.get((function, i, v), 1) for i, v in enumerate(names)):
+            per[function][0] += 1
+            per[function][1] += outcome in ("ABORT", "RESTART")
+    rates = [f / n for n, f in per.values() if n]
+    return AcceptableRate(sum(rates) / len(rates) if rates else None, len(rates),
+                          sum(n for n, _ in per.values()), sum(f for _, f in per.values()))

@@ -1,0 +1,124 @@
+"""Frames as the crash sites store them ("MODULE+0xOFFSET") turned into
+function, file and line, with elfutils' eu-addr2line: the platform's own
+DWARF reader, which also finds a separate debug file by build-id (glibc's,
+from Debian's libc6-dbg).  A module without debug information still gives
+its exported function names; a frame nothing names stays module + offset.
+
+Line 1 of a site's frames is the faulting instruction itself; the others
+are return addresses, which point after their call: those are looked up one
+byte earlier, inside the call instruction, so that the line is the call's."""
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+TOOL = "eu-addr2line"
+CHUNK = 400  # addresses per eu-addr2line process
+
+
+@dataclass(frozen=True)
+class Frame:
+    module: str            # the module's path, as the loader knew it
+    offset: int            # from the module's load base
+    function: str = None   # None when nothing names it
+    file: str = None
+    line: int = None
+
+    @property
+    def module_name(self):
+        return os.path.basename(self.module)
+
+    @property
+    def place(self):
+        """file:line, or None."""
+        return f"{self.file}:{self.line}" if self.file and self.line else None
+
+    @property
+    def text(self):
+        """How a report shows the frame."""
+        where = self.place or self.module_name
+        if self.function:
+            return f"{self.function} ({where})"
+        return f"{self.module_name}+{self.offset:#x}"
+
+
+def parse(frame):
+    """("MODULE", offset) of a stored frame line."""
+    module, _, offset = frame.rpartition("+")
+    return module, int(offset, 16)
+
+
+def _clean_path(path):
+    """A source path as DWARF joins it, without its ./ detours: glibc's
+    './libio/./libio/wgenops.c' is 'libio/wgenops.c'."""
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    for n in range(1, len(parts) // 2 + 1):
+        if parts[:n] == parts[n:2 * n]:
+            parts = parts[n:]
+            break
+    return ("/" if path.startswith("/") else "") + "/".join(parts)
+
+
+def _lookup(module, offsets):
+    """{offset: (function, file, line)} from eu-addr2line, for one module."""
+    found = {}
+    if not Path(module).is_file() or not shutil.which(TOOL):
+        return found
+    offsets = sorted(set(offsets))
+    for i in range(0, len(offsets), CHUNK):
+        chunk = offsets[i:i + CHUNK]
+        out = subprocess.run([TOOL, "-f", "-C", "-e", module] + [f"{o:#x}" for o in chunk],
+                             capture_output=True, text=True).stdout.splitlines()
+        # two lines per address: the function, then file:line (?? when unknown)
+        for offset, function, place in zip(chunk, out[0::2], out[1::2]):
+            file, _, line = place.rpartition(":")
+            line = int(line) if line.isdigit() and int(line) else None
+            found[offset] = (None if function.startswith("??") else function,
+                             _clean_path(file) if file and not file.startswith("??") else None,
+                             line if file and not file.startswith("??") else None)
+    return found
+
+
+def symbolize(sites):
+    """Frame objects for each site's frame lines (a list of lists of
+    "MODULE+0xOFFSET"), in the same shape."""
+    wanted = {}
+    for frames in sites:
+        for depth, text in enumerate(frames):
+            module, offset = parse(text)
+            wanted.setdefault(module, set()).add(offset - (depth > 0))
+    names = {module: _lookup(module, offsets) for module, offsets in wanted.items()}
+    result = []
+    for frames in sites:
+        row = []
+        for depth, text in enumerate(frames):
+            module, offset = parse(text)
+            function, file, line = names[module].get(offset - (depth > 0), (None, None, None))
+            row.append(Frame(module, offset, function, file, line))
+        result.append(row)
+    return result
+
+
+# Compiler clones and aliases of one function: the name a recompile, a
+# machine with or without debug information, or another CPU keeps.
+_CLONE = re.compile(r"\.(constprop|isra|part|cold|lto_priv)(\.\d+)*$")
+_STRING_VARIANT = re.compile(
+    r"^_*((?:mem|str|stp|wcs|wmem|raw)[a-z]*?)"
+    r"(?:_(?:avx|avx2|avx512|evex|sse2|sse4|ssse3|erms|unaligned|aligned|rtm|vex|nocache)\w*)?$")
+_ALIAS = re.compile(r"^__GI_")  # glibc's internal alias, named only by its debug file
+
+
+def canonical(function):
+    """The name a finding's signature uses for a function."""
+    name = _CLONE.sub("", function)
+    name = _ALIAS.sub("", name)
+    string = _STRING_VARIANT.match(name)
+    return string.group(1) if string else name
+
+
+def is_string_routine(function):
+    """memcpy, strlen and their CPU variants: where a bad pointer is
+    dereferenced, not where it was handed on (the caller names the defect)."""
+    return bool(_STRING_VARIANT.match(_ALIAS.sub("", _CLONE.sub("", function))))
