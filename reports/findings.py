@@ -456,7 +456,7 @@ class AcceptableRate:
     """The normalized failure rate over the cases whose values are all
     acceptable, beside the raw one: what a library does with input its
     documentation allows."""
-    rate: float          # mean over functions with such cases, or None
+    rate: float          # percent: the mean over functions with such cases, or None
     functions: int       # functions with at least one such case
     cases: int
     failing: int
@@ -473,6 +473,12 @@ def acceptable_rate(conn, run):
         if all(verdict.get((function, i, v), 1) for i, v in enumerate(names)):
             per[function][0] += 1
             per[function][1] += outcome in ("ABORT", "RESTART")
-    rates = [f / n for n, f in per.values() if n]
+    rates = [100.0 * f / n for n, f in per.values() if n]
     return AcceptableRate(sum(rates) / len(rates) if rates else None, len(rates),
                           sum(n for n, _ in per.values()), sum(f for _, f in per.values()))
+
+
+def repro_command(info, function, case):
+    """The command that runs one case of a run again (metrics.RunInfo)."""
+    return (f"trebuchet repro --target {info.target_arg} --function {function} --case {case}"
+            + ("" if info.dictionary == "ours" else f" --dictionary {info.dictionary}"))

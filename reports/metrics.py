@@ -16,12 +16,13 @@ figures only lay out what is computed here."""
 import math
 import re
 import sqlite3
-import math
 import statistics
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
 from trebuchet.runner.names import stderr_text
+
+from . import findings
 
 # The one definition of a failing case.
 FAILING = ("ABORT", "RESTART")
@@ -314,6 +315,19 @@ class TargetSummary:
     equivalents: dict = field(default_factory=dict)
     repeated: int = 1  # how many times each case ran (run --repeat N)
     flaky: list = field(default_factory=list)  # [(function, case index, outcomes)]
+    findings: list = field(default_factory=list)  # [findings.Stored], in their order
+    acceptable: object = None  # findings.AcceptableRate: the rate over acceptable values
+
+    @property
+    def violations(self):
+        return [f for f in self.findings if f.is_violation]
+
+    @property
+    def other_findings(self):
+        return [f for f in self.findings if not f.is_violation]
+
+    def repro_command(self, function, case):
+        return findings.repro_command(self.info, function, case)
 
     @property
     def target_version(self):
@@ -375,7 +389,9 @@ class TargetSummary:
                     cases=self.cases, abort_rate=self.abort_rate,
                     restart_rate=self.restart_rate, failure_rate=self.failure_rate,
                     stream_abort_rate=self.stream_abort_rate, repeated=self.repeated,
-                    flaky=[dict(function=f, case=i, outcomes=o) for f, i, o in self.flaky])
+                    flaky=[dict(function=f, case=i, outcomes=o) for f, i, o in self.flaky],
+                    findings=len(self.findings), contract_violations=len(self.violations),
+                    acceptable_failure_rate=self.acceptable.rate if self.acceptable else None)
 
 
 TARGET_CSV_FIELDS = ("target", "run", "db", "target_version", "functions", "cases",
@@ -515,7 +531,8 @@ def summarize(conn, target, run, db=""):
                          " ORDER BY function, case_index", (run,)).fetchall()
     return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
                          repeated=repeated[0] if repeated else 1,
-                         flaky=[tuple(f) for f in flaky])
+                         flaky=[tuple(f) for f in flaky], findings=findings.stored(conn, run),
+                         acceptable=findings.acceptable_rate(conn, run))
 
 
 def failing_cases(conn, run, function, limit):

@@ -173,6 +173,17 @@ def cmd_report(args):
     return Exit.OK
 
 
+def cmd_findings(args):
+    from trebuchet.reports import findings_text, store
+
+    targets = findings_text.summaries(store.connect(args.db), args.db, args.target)
+    if args.target and not targets:
+        raise TrebuchetError(f"no run of target '{args.target}' in this store", args.db)
+    _say(json.dumps(findings_text.as_json(targets), indent=1) if args.json
+         else findings_text.as_text(targets))
+    return Exit.OK
+
+
 def cmd_compare(args):
     from trebuchet.reports import compare
 
@@ -388,6 +399,18 @@ def _parser():
     rep.add_argument("--db", action="append", help="a store (repeat for several; default ./trebuchet.db)")
     rep.add_argument("--out", default="report", help="the directory to write (default ./report)")
     rep.set_defaults(func=cmd_report)
+
+    fd = sub.add_parser(
+        "findings", help="the distinct defects of each target's newest run, contract violations"
+        " first",
+        description="Lists the findings of the newest run of each target in the store: each"
+        " distinct defect (failing cases sharing a crash signature, or a promised error that did"
+        " not come), contract violations first, with its trigger, source line, case count, last"
+        " words and the command that reproduces its representative case.")
+    fd.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
+    fd.add_argument("--target", help="only this target")
+    fd.add_argument("--json", action="store_true", help="print them as JSON")
+    fd.set_defaults(func=cmd_findings)
 
     cmp = sub.add_parser(
         "compare", help="two runs of a target, case by case: rate deltas, changes of outcome,"
