@@ -333,7 +333,7 @@ def analyze(conn, run, spec, contracts, library_modules):
             made = crash_finding(c, library_modules)
         elif c.outcome == "PASS" and contract and (broken := contract.broken_by_return(c)):
             n, kind, c.broken = broken
-            made = Finding(f"{kind}|{c.function}|promise {n + 1}", kind,
+            made = Finding(f"{kind}: promise {n + 1}|{c.function}", kind,
                            (f"no error reported by {c.function}" if kind == "no-error" else
                             f"errno {errno_name(c.errno)} from {c.function}")
                            + " where the contract promises one", [])

@@ -235,13 +235,29 @@ def _extend(spec, data, lines, chain):
 
 def _null_convention(data):
     """`error: {when: null}` names the convention "a NULL return is the
-    error"; YAML reads the bare word as no value, so it is put back."""
+    error", and `accepts: [NULL]` the value NULL; YAML reads the bare word
+    as no value, so it is put back."""
     if not isinstance(data, dict) or not isinstance(data.get("functions"), list):
         return
     for f in data["functions"]:
         err = f.get("error") if isinstance(f, dict) else None
         if isinstance(err, dict) and "when" in err and err["when"] is None:
             err["when"] = "null"
+        for p in (f.get("params") or []) if isinstance(f, dict) else ():
+            for key in ("undefined", "accepts"):
+                _null_value(p, key)
+        contract = f.get("contract") if isinstance(f, dict) else None
+        for promise in (contract.get("errors") or []) if isinstance(contract, dict) else ():
+            when = promise.get("when") if isinstance(promise, dict) else None
+            for param in when if isinstance(when, dict) else ():
+                _null_value(when, param)
+
+
+def _null_value(mapping, key):
+    """The value list mapping[key] with the bare word NULL put back."""
+    values = mapping.get(key) if isinstance(mapping, dict) else None
+    if isinstance(values, list):
+        mapping[key] = ["NULL" if v is None else v for v in values]
 
 
 def _schema_message(e):

@@ -1,0 +1,94 @@
+/*
+ * defects (defects.h).  Every defect is marked with a DEFECT comment on the
+ * line where it strikes; the tests read those lines, not the findings, to
+ * know where each finding must point.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "defects.h"
+
+/* reached from two public functions: one defect, not two */
+static __attribute__((noinline)) size_t count_bytes(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])  /* DEFECT count_bytes: no NULL check */
+		n++;
+	return n;
+}
+
+size_t df_length(const char *s)
+{
+	return count_bytes(s);
+}
+
+char *df_upper(const char *s)
+{
+	size_t n = count_bytes(s), i;
+	char *up = malloc(n + 1);
+
+	for (i = 0; up && i <= n; i++)
+		up[i] = s[i] >= 'a' && s[i] <= 'z' ? s[i] - 'a' + 'A' : s[i];
+	return up;
+}
+
+int df_ratio(int a, int b)
+{
+	assert(b != 0);  /* DEFECT df_ratio-assert: the promised EDOM never comes */
+	return a / b;    /* DEFECT df_ratio-divide: INT_MIN / -1 traps */
+}
+
+static __attribute__((noinline)) long deep(int n)
+{
+	volatile char pad[256];
+	long below;
+
+	pad[0] = (char)n;
+	if (n <= 0)
+		return 0;
+	below = deep(n - 1);  /* DEFECT deep: recursion as deep as n */
+	return below + n + pad[0] * 0;
+}
+
+long df_depth(int n)
+{
+	return deep(n);
+}
+
+int df_spin(int n)
+{
+	volatile int i = n;
+
+	while (i != 0)  /* DEFECT df_spin: a negative n never reaches 0 */
+		i = i > 0 ? i - 1 : i;
+	return n;
+}
+
+int df_wait(int n)
+{
+	if (n < 0)
+		pause();  /* DEFECT df_wait: waits for ever */
+	return n;
+}
+
+int df_open(const char *path)
+{
+	if (!path) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;  /* DEFECT df_open: an empty path is taken, no EINVAL */
+}
+
+int df_peek(const int *p)
+{
+	return *p;  /* DEFECT df_peek: misuse only (a wild p) */
+}
+
+const char *df_version(void)
+{
+	return "1";
+}

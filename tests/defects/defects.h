@@ -1,0 +1,38 @@
+/*
+ * defects: a library with known, distinct defects, counted by hand, for the
+ * findings' tests (tests/test_findings.py).  Each promise below is its
+ * documentation, as defects.yaml states it.
+ */
+#ifndef DEFECTS_H
+#define DEFECTS_H
+
+#include <stddef.h>
+
+/* The length of s; s may be NULL: returns 0. */
+size_t df_length(const char *s);
+
+/* A copy of s in upper case, to free(); s may be NULL: returns NULL. */
+char *df_upper(const char *s);
+
+/* a / b; b == 0 is answered with -1 and errno EDOM.  Returns for any a, b. */
+int df_ratio(int a, int b);
+
+/* The sum 0 + 1 + ... + n, computed by recursion; 0 for n <= 0.  Returns for any n. */
+long df_depth(int n);
+
+/* Counts down from n to 0 (no promise for negative n). */
+int df_spin(int n);
+
+/* Waits for n to be ready (no promise for negative n). */
+int df_wait(int n);
+
+/* Opens path; an empty path is answered with -1 and errno EINVAL, as is NULL. */
+int df_open(const char *path);
+
+/* The int p points to; p must point to one (NULL is undefined). */
+int df_peek(const int *p);
+
+/* The library's version. */
+const char *df_version(void);
+
+#endif

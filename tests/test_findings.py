@@ -1,0 +1,116 @@
+"""Findings end to end on a library with known defects (tests/defects/),
+counted by hand: which distinct defects there are, which public functions
+reach each, what their cases share, where each strikes (the source line
+marked DEFECT, read here from the source, not from the pipeline) and which
+break the header's promises."""
+import json
+import re
+import sqlite3
+import subprocess
+
+import pytest
+
+from conftest import ROOT, trebuchet
+
+SPEC = "tests/defects/defects.yaml"
+SOURCE = ROOT / "tests/defects/defects.c"
+LIB = ROOT / "build/tests/defects/libdefects.so"
+
+# (kind, the function it is named by): functions, trigger, broken promise?,
+# its DEFECT mark (None: a hang strikes anywhere in its loop).
+EXPECTED = {
+    ("SIGSEGV", "count_bytes"): (["df_length", "df_upper"],
+                                 "df_length: s = NULL; df_upper: s = NULL", True, "count_bytes"),
+    ("assertion", "df_ratio"): (["df_ratio"], "df_ratio: b = ZERO", True, "df_ratio-assert"),
+    ("SIGFPE", "df_ratio"): (["df_ratio"], "df_ratio: a = INT_MIN; b = NEG_ONE", True,
+                             "df_ratio-divide"),
+    ("stack-overflow", "deep"): (["df_depth"], "df_depth: n = INT_MAX", True, None),
+    ("hang", "df_spin"): (["df_spin"], "df_spin: n in {INT_MIN, NEG_ONE}", False, None),
+    ("hang", "df_wait"): (["df_wait"], "df_wait: n in {INT_MIN, NEG_ONE}", False, None),
+    ("no-error", "df_open"): (["df_open"], "df_open: path = EMPTY", True, None),
+    ("SIGSEGV", "df_peek"): (["df_peek"], "df_peek: p in {MINUS_ONE, NO_ACCESS, NULL, ONE, UNMAPPED}",
+                             False, "df_peek"),
+}
+
+
+def defect_line(mark):
+    for number, line in enumerate(SOURCE.read_text().splitlines(), 1):
+        if f"DEFECT {mark}:" in line:
+            return number
+    raise AssertionError(f"no DEFECT {mark} in {SOURCE}")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    LIB.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["cc", "-O1", "-g", "-shared", "-fPIC", "-o", str(LIB), str(SOURCE)],
+                   check=True)
+    db = tmp_path_factory.mktemp("findings") / "defects.db"
+    trebuchet("run", "--target", SPEC, "--db", db, "--timeout", "0.5", "--quiet", cwd=ROOT)
+    return db
+
+
+def rows(db):
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    return [dict(r) for r in conn.execute("SELECT * FROM findings ORDER BY id")]
+
+
+def named_by(finding):
+    """(kind, function) as the signature has them: its kind, its last frame."""
+    return finding["kind"], finding["signature"].split("|")[-1]
+
+
+def test_exactly_the_known_defects(store):
+    found = {named_by(f): f for f in rows(store)}
+    assert sorted(found) == sorted(EXPECTED)
+    for key, (functions, trigger, broken, _) in EXPECTED.items():
+        f = found[key]
+        assert f["functions"].split(",") == functions, key
+        assert f["trigger"] == trigger, key
+        assert (f["violation"] is not None) == broken, (key, f["violation"])
+
+
+def test_each_points_at_its_source_line(store):
+    found = {named_by(f): f for f in rows(store)}
+    for key, (*_, mark) in EXPECTED.items():
+        if mark:
+            assert found[key]["location"].endswith(f"defects.c:{defect_line(mark)}"), key
+
+
+def test_violations_come_first_and_cite_the_header(store):
+    found = rows(store)
+    broken = [f["violation"] is not None for f in found]
+    assert broken == sorted(broken, reverse=True)
+    assert all(re.search(r"\(defects\.h:\d+\)", f["violation"]) for f in found if f["violation"])
+
+
+def test_every_failing_case_belongs_to_one_finding(store):
+    conn = sqlite3.connect(store)
+    failing = conn.execute("SELECT count(*) FROM results WHERE outcome IN ('ABORT', 'RESTART')"
+                           ).fetchone()[0]
+    linked = conn.execute("SELECT count(*) FROM finding_cases f JOIN results r USING"
+                          " (run_id, function, case_index) WHERE r.outcome != 'PASS'").fetchone()[0]
+    assert failing == linked
+    totals = conn.execute("SELECT sum(cases) FROM findings").fetchone()[0]
+    assert totals == conn.execute("SELECT count(*) FROM finding_cases").fetchone()[0]
+
+
+def test_the_representative_is_the_least_misused_case(store):
+    """count_bytes' representative hands it NULL, the value the header
+    accepts, not one of the wild pointers that crash there too."""
+    f = next(f for f in rows(store) if named_by(f) == ("SIGSEGV", "count_bytes"))
+    conn = sqlite3.connect(store)
+    values = conn.execute("SELECT value_names FROM results WHERE function = ? AND case_index = ?",
+                          (f["example_function"], f["example_case"])).fetchone()[0]
+    assert values == "string:NULL"
+    assert f["misuse_cases"] > 0  # the wild pointers crash in count_bytes too
+
+
+def test_the_findings_command(store):
+    text = trebuchet("findings", "--db", store).stdout
+    assert text.splitlines()[0].startswith("defects (run 1, defects 1): 8 findings, 5 contract violations")
+    listed = json.loads(trebuchet("findings", "--db", store, "--json").stdout)
+    assert [len(t["findings"]) for t in listed] == [8]
+    first = listed[0]["findings"][0]
+    assert first["repro"].startswith(f"trebuchet repro --target {SPEC} --function ")
