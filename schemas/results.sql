@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -69,6 +69,24 @@ CREATE TABLE IF NOT EXISTS results (
                                       -- descriptor 2 (its last lines, 512 bytes at most), or NULL
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
+);
+
+-- Where a failing case ended, taken in the test process as it died (a
+-- handler on an alternate signal stack): ABORT by a signal, and RESTART
+-- (the watchdog's signal).  Frames are module + offset; the reports
+-- symbolize them after the run (reports/symbolize.py).
+CREATE TABLE IF NOT EXISTS crash_sites (
+    run_id      INTEGER NOT NULL,
+    function    TEXT    NOT NULL,
+    case_index  INTEGER NOT NULL,
+    signal      INTEGER NOT NULL,  -- the signal the handler caught
+    code        INTEGER NOT NULL,  -- its si_code
+    fault_addr  INTEGER,           -- si_addr (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP), else NULL
+    sp          INTEGER,           -- the stack pointer at the fault
+    stack_depth INTEGER,           -- bytes from the stack's top at the call to sp
+    frames      TEXT    NOT NULL,  -- innermost first, one per line, "MODULE+0xOFFSET": line 1 is
+                                   -- the faulting pc, the rest return addresses; '' if unwinding failed
+    PRIMARY KEY (run_id, function, case_index)
 );
 
 -- A run repeated (`trebuchet run --repeat N`): every case ran N times, the
