@@ -125,6 +125,11 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^
 
+# The crash handler's unwinder (harness/crashsite.c): libgcc's, linked in
+# rather than libgcc_s loaded by a dying process, and kept out of what
+# -rdynamic exports, so that it never stands in for a tested library's own.
+UNWIND_LINK := -static-libgcc -Wl,--exclude-libs,libgcc_eh.a
+
 # -rdynamic: plugins use the datatype helpers from the executor.
 # -z noseparate-code: three mappings, not five, in the fork servers, whose
 # every mapping each test process's fork copies and its exit tears down
@@ -132,7 +137,7 @@ $(BUILD)/lib/libtbharness.a: $(HARNESS_OBJ) $(SCHEMA_OBJ)
 $(EXEC): $(BUILD)/obj/harness/main.o $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -rdynamic -Wl,-z,now -Wl,-z,noseparate-code -o $@ $(BUILD)/obj/harness/main.o \
-		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -ldl
+		$(DATATYPE_LINK) $(BUILD)/lib/libtbharness.a -ldl $(UNWIND_LINK)
 
 # the Check suite of the datatypes counts the TB_DATATYPE definitions
 DEFINES_DATATYPE := ^TB_DATATYPE[(]
@@ -141,7 +146,7 @@ $(BUILD)/datatypes/tests/check_datatypes: CPPFLAGS += -DTB_BASE_COUNT=$(words $(
 $(BUILD)/%: %.c $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -rdynamic -o $@ $< \
-		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) $(UNWIND_LINK) \
 		$$(pkg-config --cflags --libs check) -lsqlite3 -ldl
 
 # a target's own Check suite also builds its sources and links its library
@@ -149,7 +154,7 @@ SFIO_SRC := $(filter-out targets/sfio/tests/%,$(wildcard targets/sfio/*.c))
 $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c $(SFIO_SRC) targets/sfio/sfio_abi.h $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itargets/sfio -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< $(SFIO_SRC) \
-		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) $(UNWIND_LINK) \
 		$$(pkg-config --cflags --libs check) -l:libgvpr.so.2 -ldl
 
 # Robust SFIO: a shared library that carries SFIO's names and finds the real
@@ -186,7 +191,7 @@ ROBUST_INTERNAL_LINK := -Wl,--whole-archive $(ROBUST_ARCHIVE) -Wl,--no-whole-arc
 $(BUILD)/targets/robust_sfio/tests/check_%: targets/robust_sfio/tests/check_%.c $(ROBUST_ARCHIVE) $(BUILD)/lib/libtbharness.a $(BUILD)/lib/libtbdatatypes.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -Idatatypes/tests $(CFLAGS) $(WARN) -o $@ $< \
-		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) \
+		$(BUILD)/lib/libtbharness.a $(DATATYPE_LINK) $(UNWIND_LINK) \
 		$$(pkg-config --cflags --libs check) $(ROBUST_INTERNAL_LINK)
 
 # the equivalence programs, once on plain SFIO and once on Robust SFIO

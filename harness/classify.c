@@ -31,6 +31,13 @@ static int cpu_watchdog_fired(const struct tb_observation *obs, int sig)
 	return (sig == SIGXCPU || sig == SIGKILL) && obs->cpu_us >= obs->cpu_limit_us / 2;
 }
 
+/* The signal the crash handler caught (crashsite.c) was the watchdog's:
+ * SIGXCPU from the CPU limit, or sent at the wall-clock deadline. */
+static int watchdog_signal(const struct tb_observation *obs, int sig)
+{
+	return sig == SIGXCPU && (obs->timed_out || cpu_watchdog_fired(obs, sig));
+}
+
 void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 {
 	const struct tb_record *r = obs->record;
@@ -38,6 +45,7 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 	uint64_t setup = tb_mark(r->nonce, TB_MARK_SETUP, (uint64_t)r->setup_param, 0, 0);
 	uint64_t cleaned = tb_mark(r->nonce, TB_MARK_CLEANED, 0, 0, 0);
 	int returned = r->returned_mark == tb_returned_mark(r);
+	int dying = r->dying_mark && r->dying_mark == tb_dying_mark(r);
 	int sig = WIFSIGNALED(obs->status) ? WTERMSIG(obs->status) : -1;
 
 	res->signal = -1;
@@ -50,7 +58,9 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 	res->channel_damaged = damaged(r->calling_mark, calling) ||
 			       damaged(r->setup_mark, setup) ||
 			       (!returned && r->returned_mark) ||
-			       damaged(r->cleaned_mark, cleaned);
+			       damaged(r->cleaned_mark, cleaned) ||
+			       (!dying && r->dying_mark) ||
+			       (r->frames_mark && r->frames_mark != tb_frames_mark(r));
 
 	if (returned) {
 		/* PASS, whatever the cleanup did afterwards */
@@ -61,7 +71,15 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 		res->cleanup_failed = r->cleaned_mark != cleaned;
 		res->signal = res->cleanup_failed ? sig : -1;
 	} else if (r->calling_mark == calling) {
-		if (obs->timed_out || cpu_watchdog_fired(obs, sig)) {
+		if (dying && !watchdog_signal(obs, r->dying_signal)) {
+			/* the crash handler saw the call die of this signal.
+			 * The process then died of it too, unless the handler
+			 * hung while unwinding (the crash held the loader's
+			 * lock, say) until the watchdog killed it: the call
+			 * still ended at the crash, an ABORT, not a RESTART */
+			res->outcome = TB_ABORT;
+			res->signal = r->dying_signal;
+		} else if (obs->timed_out || cpu_watchdog_fired(obs, sig)) {
 			res->outcome = TB_RESTART;
 		} else if (sig >= 0) {
 			res->outcome = TB_ABORT;

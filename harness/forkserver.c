@@ -12,6 +12,10 @@
  * would wait for ever.  A call found runnable at the deadline is computing
  * but has been kept from the CPU: its deadline moves on and its CPU limit
  * decides, up to WALL_LIMIT deadlines in all.
+ *
+ * With crash sites on, a call killed at its wall-clock deadline is first
+ * sent SIGXCPU, so that its handler (crashsite.h) records where it was, and
+ * its process group is killed KILL_GRACE_US later if it has not died of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,9 +35,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "crashsite.h"
 #include "forkserver.h"
 #include "outcome.h"
 #include "scratch.h"
+#include "site.h"
 
 #define QUEUE_SIZE 1024
 #define WALL_LIMIT 10  /* most deadlines a runnable call is given */
@@ -44,10 +50,17 @@
 /* ... and no result waits longer than this: when slow cases dominate, the
  * executor still hears of each one soon (to store it, to show progress) */
 #define RESULT_WAIT_US 200000
+/* How long a call sent SIGXCPU at its deadline has to die of it before its
+ * group is killed.  The handler's work is a few hundred microseconds; the
+ * rest is room for a loaded machine to schedule the process.  Only a
+ * process that cannot take the signal (it blocked it, is stopped, or sleeps
+ * uninterruptibly) waits it out, and its RESTART is this much longer. */
+#define KILL_GRACE_US 500000
 
 struct slot {
 	pid_t pid;  /* 0: free */
 	int timed_out;
+	long long kill_at_us;  /* when its group is killed after SIGXCPU, 0: done or none */
 	int extensions;  /* deadlines passed while runnable */
 	struct tb_request req;
 	long long start_us;
@@ -108,7 +121,7 @@ static void launch(struct server *s, struct slot *slot)
 	pid_t pid;
 
 	memcpy(dir, slot->dir, sizeof(dir));
-	memset(record, 0, sizeof(*record));
+	memset(record, 0, TB_RECORD_CLEARED);
 	record->nonce = next_nonce(s);
 	record->building = -1;
 	slot->req = req;
@@ -127,6 +140,7 @@ static void launch(struct server *s, struct slot *slot)
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
 	slot->timed_out = 0;
+	slot->kill_at_us = 0;
 	slot->extensions = 0;
 	slot->deadline_us = slot->start_us + s->cfg->timeout_ms * 1000;
 	s->running++;
@@ -225,8 +239,9 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	take_stderr(slot, res);
-	memcpy(s->out + s->out_bytes, res, tb_result_wire_size(res));
-	s->out_bytes += tb_result_wire_size(res);
+	res->site_len = res->outcome == TB_ABORT || res->outcome == TB_RESTART
+			? tb_site_read(slot->record, &res->site) : 0;
+	s->out_bytes += tb_result_pack(res, s->out + s->out_bytes);
 	tb_empty_dir(slot->dir_fd, s->dirents, sizeof(s->dirents));
 	if (s->cfg->slot_started)
 		s->cfg->slot_started[s->cfg->first_slot + (slot - s->slots)] = 0;
@@ -279,6 +294,37 @@ static int is_runnable(pid_t pid)
 	return end && end[1] == ' ' && end[2] == 'R';
 }
 
+static void kill_case(struct slot *slot)
+{
+	kill(-slot->pid, SIGKILL);
+	kill(slot->pid, SIGKILL);  /* in case it left its group */
+	slot->kill_at_us = 0;
+}
+
+/* Whether the slot's case is inside its call: only there is SIGXCPU sent
+ * first.  A value's setup or cleanup that hangs is killed at once, as
+ * always, so that its SETUP or cleanup flag keeps the signal it had. */
+static int in_call(const struct slot *slot)
+{
+	const struct tb_record *r = slot->record;
+
+	return r->calling_mark == tb_mark(r->nonce, TB_MARK_CALLING, 0, 0, 0) &&
+	       !r->returned_mark;
+}
+
+/* The deadline passed: kill the case, or with crash sites on and the case
+ * in its call, have its handler record where it is first. */
+static void deadline_passed(struct server *s, struct slot *slot, long long now)
+{
+	slot->timed_out = 1;
+	if (s->cfg->crash_sites && in_call(slot)) {
+		kill(slot->pid, SIGXCPU);
+		slot->kill_at_us = now + KILL_GRACE_US;
+	} else {
+		kill_case(slot);
+	}
+}
+
 static long long watchdog(struct server *s)
 {
 	long long now = tb_now_us(), next = -1;
@@ -286,21 +332,27 @@ static long long watchdog(struct server *s)
 
 	for (i = 0; i < s->cfg->jobs; i++) {
 		struct slot *slot = &s->slots[i];
+		long long due;
 
-		if (!slot->pid || slot->timed_out)
+		if (!slot->pid)
 			continue;
-		if (now >= slot->deadline_us && is_runnable(slot->pid) &&
-		    ++slot->extensions < WALL_LIMIT) {
-			slot->deadline_us += s->cfg->timeout_ms * 1000;
+		if (slot->timed_out) {
+			if (!slot->kill_at_us)
+				continue;
+			if (now >= slot->kill_at_us)
+				kill_case(slot);
+			due = slot->kill_at_us;
+		} else if (now >= slot->deadline_us && is_runnable(slot->pid) &&
+			   ++slot->extensions < WALL_LIMIT) {
+			due = slot->deadline_us += s->cfg->timeout_ms * 1000;
 		} else if (now >= slot->deadline_us) {
-			kill(-slot->pid, SIGKILL);
-			kill(slot->pid, SIGKILL);  /* in case it left its group */
-			slot->timed_out = 1;
-			continue;
+			deadline_passed(s, slot, now);
+			due = slot->kill_at_us;
+		} else {
+			due = slot->deadline_us;
 		}
-		if (next < 0 || slot->deadline_us < next) {
-			next = slot->deadline_us;
-		}
+		if (due && (next < 0 || due < next))
+			next = due;
 	}
 	return next < 0 ? -1 : (next - now + 999) / 1000;
 }
@@ -535,6 +587,9 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
+	/* after the sandbox, which resets every signal's disposition */
+	if (cfg->crash_sites && tb_crashsite_install(records, cfg->jobs))
+		die("installing the crash handler");
 	/* nothing else of the executor's: a pipe end of another server kept
 	 * open here would keep that server from ever seeing its end of input */
 	keep_only(request_fd, result_fd, server_stderr);

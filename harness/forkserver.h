@@ -21,6 +21,7 @@ struct tb_server_config {
 	int first_slot;            /* its slot directories are s<first_slot + i> */
 	int cpu;                   /* the core it and its test processes run on, or -1 */
 	long timeout_ms;
+	int crash_sites;           /* test processes record where they die (crashsite.h) */
 	const char *scratch_root;  /* the server works (and forks) from here */
 	const char *share;         /* TREBUCHET_SHARE, or NULL (isolation.h) */
 	/* the start of a mapping shared with the executor, indexed by

@@ -278,6 +278,7 @@ int main(int argc, char **argv)
 	sandbox_config(&o, &cfg.sandbox);
 	cfg.jobs = o.jobs;
 	cfg.timeout_ms = o.timeout_ms;
+	cfg.crash_sites = !o.no_crash_sites;
 	tb_scratch_sweep(o.scratch_parent);
 	if (cfg.sandbox.devnull_fd < 0 ||
 	    tb_scratch_create(o.scratch_parent, scratch, sizeof(scratch)) ||

@@ -23,6 +23,7 @@ struct tb_options {
 	const char *scratch_parent;
 	long memory_mb;
 	int no_sandbox;         /* --no-sandbox: no namespaces (isolation.h) */
+	int no_crash_sites;     /* --no-crash-sites: no handler in test processes (crashsite.h) */
 	int list;               /* print the target's functions and datatypes as JSON */
 	int list_datatypes;     /* print the base datatypes as JSON */
 	int single;             /* run only case_index of the one function, or the

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "record.h"
 
@@ -24,6 +25,23 @@ extern const char *const tb_outcome_names[];
  * keeps: the end of it, where an assertion's message or a library's abort
  * text is; whole lines when they fit. */
 #define TB_STDERR_TAIL 512
+
+/* Room for a crash site's frames as text, "MODULE+0xOFFSET" per line:
+ * TB_SITE_FRAMES lines of a path and an offset each. */
+#define TB_SITE_TEXT 4096
+
+/* Where a failing case ended (crashsite.h, site.h), as it travels and is
+ * stored (schemas/results.sql, crash_sites). */
+struct tb_site {
+	int32_t signal;          /* the signal the handler caught */
+	int32_t code;            /* its si_code */
+	int32_t has_fault_addr;  /* fault_addr is si_addr (else stored as NULL) */
+	uint32_t frames_len;     /* bytes in frames: 0 when unwinding failed */
+	uint64_t fault_addr;
+	uint64_t sp;
+	int64_t stack_depth;     /* -1: none */
+	char frames[TB_SITE_TEXT];  /* innermost first, one per line, no NUL */
+};
 
 struct tb_request {
 	uint32_t fn;
@@ -46,16 +64,50 @@ struct tb_result {
 	uint32_t tag;            /* the request's */
 	int64_t duration_us;
 	uint32_t stderr_len;     /* bytes in stderr_tail: ABORT and RESTART only */
+	uint32_t site_len;       /* bytes of site: ABORT and RESTART only, when the handler left one */
 	char stderr_tail[TB_STDERR_TAIL];  /* the last bytes it wrote to stderr */
+	struct tb_site site;
 };
 
 /* A result travels from the fork server as the bytes of its struct up to
- * the end of the tail it holds: most hold none, and a pipe full of unused
- * tails would stall the server's writes, and with them its forks. */
+ * the end of the tail it holds, then the site's first site_len bytes: most
+ * hold neither, and a pipe full of unused tails would stall the server's
+ * writes, and with them its forks. */
 #define TB_RESULT_HEAD offsetof(struct tb_result, stderr_tail)
+#define TB_SITE_HEAD offsetof(struct tb_site, frames)
 static inline size_t tb_result_wire_size(const struct tb_result *r)
 {
-	return TB_RESULT_HEAD + r->stderr_len;
+	return TB_RESULT_HEAD + r->stderr_len + r->site_len;
+}
+
+/* Writes r as it travels to out (tb_result_wire_size() bytes). */
+static inline size_t tb_result_pack(const struct tb_result *r, char *out)
+{
+	size_t head = TB_RESULT_HEAD + r->stderr_len;
+
+	memcpy(out, r, head);
+	memcpy(out + head, &r->site, r->site_len);
+	return head + r->site_len;
+}
+
+/* The size of the result that starts at in, from its head (which must be
+ * there: TB_RESULT_HEAD bytes). */
+static inline size_t tb_result_wire_size_at(const char *in)
+{
+	uint32_t tail, site;
+
+	/* results lie end to end, not aligned */
+	memcpy(&tail, in + offsetof(struct tb_result, stderr_len), sizeof(tail));
+	memcpy(&site, in + offsetof(struct tb_result, site_len), sizeof(site));
+	return TB_RESULT_HEAD + tail + site;
+}
+
+/* Reads the whole result at in (tb_result_wire_size_at(in) bytes) into r. */
+static inline void tb_result_unpack(const char *in, struct tb_result *r)
+{
+	memcpy(r, in, TB_RESULT_HEAD);
+	memcpy(r->stderr_tail, in + TB_RESULT_HEAD, r->stderr_len);
+	memcpy(&r->site, in + TB_RESULT_HEAD + r->stderr_len, r->site_len);
 }
 
 /* What the fork server saw of one finished test process. */

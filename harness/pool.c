@@ -146,16 +146,11 @@ static int take_whole(struct tb_server_pool *pool, int s, struct tb_result *buf,
 	int n = 0;
 
 	while (n < max && in->len >= TB_RESULT_HEAD) {
-		uint32_t tail;
-		size_t size;
+		size_t size = tb_result_wire_size_at(in->bytes + in->head);
 
-		/* results lie end to end, not aligned */
-		memcpy(&tail, in->bytes + in->head + offsetof(struct tb_result, stderr_len),
-		       sizeof(tail));
-		size = TB_RESULT_HEAD + tail;
 		if (in->len < size)
 			break;
-		memcpy(&buf[n++], in->bytes + in->head, size);
+		tb_result_unpack(in->bytes + in->head, &buf[n++]);
 		in->head += size;
 		in->len -= size;
 	}

@@ -18,7 +18,7 @@
 /* What has come from a server and is not yet handed out: results travel
  * with their tails only (outcome.h), so one may arrive in parts. */
 struct tb_inbox {
-	char bytes[16384];
+	char bytes[16384];  /* holds the largest result (outcome.h) */
 	size_t head, len;  /* unread bytes are bytes[head .. head + len) */
 };
 
@@ -52,5 +52,8 @@ int tb_pool_running_longer(const struct tb_server_pool *pool, long long min_us);
 size_t tb_pool_outstanding(const struct tb_server_pool *pool);
 
 void tb_pool_stop(struct tb_server_pool *pool);
+
+_Static_assert(sizeof(((struct tb_inbox *)0)->bytes) >= sizeof(struct tb_result),
+	       "an inbox holds a whole result");
 
 #endif

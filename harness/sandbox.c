@@ -1,7 +1,7 @@
 /*
  * The test process (sandbox.h).  Everything before the call confines the
  * process; everything after it only records.  Marks are stored with release
- * ordering so that they are never visible before what they cover.
+ * ordering so that they are never visible before what they cover (record.h).
  */
 #include <grp.h>
 #include <signal.h>
@@ -76,11 +76,6 @@ static int enter_sandbox(const struct tb_sandbox *sb, const char *dir, int stder
 	return chdir(dir);
 }
 
-static void mark(uint64_t *where, uint64_t value)
-{
-	__atomic_store_n(where, value, __ATOMIC_RELEASE);
-}
-
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
 		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd)
 {
@@ -94,18 +89,23 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 	if (enter_sandbox(sb, dir, stderr_fd))
 		_exit(TB_EXIT_SANDBOX);
 	self = getpid();
+	/* what the crash handler needs (crashsite.c), in the shared record:
+	 * a write to the process's own memory would cost it a copy-on-write
+	 * fault per case */
+	rec->pid = self;
 	tb_case_decode(case_index, pf->counts, pf->nparams, index);
 	for (i = 0; i < pf->nparams; i++) {
 		values[i] = pf->lists[i]->values[index[i]];
 		rec->building = i;
 		if (tb_value_build(values[i], &args[i])) {
 			rec->setup_param = i;
-			mark(&rec->setup_mark, tb_mark(rec->nonce, TB_MARK_SETUP, (uint64_t)i, 0, 0));
+			tb_mark_store(&rec->setup_mark, tb_mark(rec->nonce, TB_MARK_SETUP, (uint64_t)i, 0, 0));
 			_exit(0);
 		}
 	}
 
-	mark(&rec->calling_mark, tb_mark(rec->nonce, TB_MARK_CALLING, 0, 0, 0));
+	rec->stack_top = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+	tb_mark_store(&rec->calling_mark, tb_mark(rec->nonce, TB_MARK_CALLING, 0, 0, 0));
 	pf->fn->call(args, &call);
 	/* a copy made by fork() inside the call returns here too: it must not
 	 * speak for the case */
@@ -114,11 +114,11 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 	if (pf->fn->judge)
 		call.error_reported = tb_judge(pf->fn, args, &call);
 	rec->call = call;
-	mark(&rec->returned_mark, tb_returned_mark(rec));
+	tb_mark_store(&rec->returned_mark, tb_returned_mark(rec));
 
 	for (i = 0; i < pf->nparams; i++)
 		if (values[i]->cleanup)
 			values[i]->cleanup(&args[i]);
-	mark(&rec->cleaned_mark, tb_mark(rec->nonce, TB_MARK_CLEANED, 0, 0, 0));
+	tb_mark_store(&rec->cleaned_mark, tb_mark(rec->nonce, TB_MARK_CLEANED, 0, 0, 0));
 	_exit(0);
 }

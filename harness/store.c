@@ -25,6 +25,7 @@ extern const char _binary_results_sql_start[], _binary_results_sql_end[];
 struct tb_store {
 	sqlite3 *db;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *insert_site;
 	int in_batch;
 	long long batch_started_us;
 	int lock_fd;  /* the writer's lock, held until the process ends */
@@ -124,7 +125,11 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 			       " outcome, signal, exit_status, ret, errno, error_reported,"
 			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr)"
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st->insert, NULL) != SQLITE_OK) {
+			       -1, &st->insert, NULL) != SQLITE_OK ||
+	    tb_sqlite.prepare_v2(st->db,
+			       "INSERT INTO crash_sites (run_id, function, case_index, signal, code,"
+			       " fault_addr, sp, stack_depth, frames) VALUES (?,?,?,?,?,?,?,?,?)",
+			       -1, &st->insert_site, NULL) != SQLITE_OK) {
 		snprintf(st->error, sizeof(st->error), "%s: %s", path, tb_sqlite.errmsg(st->db));
 		goto fail;
 	}
@@ -141,6 +146,7 @@ void tb_store_close(struct tb_store *st)
 		return;
 	tb_store_commit(st);
 	tb_sqlite.finalize(st->insert);
+	tb_sqlite.finalize(st->insert_site);
 	tb_sqlite.close(st->db);
 	/* only now: closing any descriptor of the file drops SQLite's locks */
 	if (st->lock_fd >= 0)
@@ -296,6 +302,29 @@ static void bind_optional(sqlite3_stmt *s, int col, int present, long long value
 		tb_sqlite.bind_null(s, col);
 }
 
+/* The case's crash site, in the batch of its result.  Addresses are stored
+ * as SQLite's signed 64-bit integers: one above 2^63 reads back negative. */
+static int add_site(struct tb_store *st, int64_t run_id, const char *function,
+		    const struct tb_result *r)
+{
+	sqlite3_stmt *s = st->insert_site;
+	const struct tb_site *site = &r->site;
+	int rc;
+
+	tb_sqlite.bind_int64(s, 1, run_id);
+	tb_sqlite.bind_text(s, 2, function, -1, SQLITE_STATIC);
+	tb_sqlite.bind_int64(s, 3, (sqlite3_int64)r->case_index);
+	tb_sqlite.bind_int(s, 4, site->signal);
+	tb_sqlite.bind_int(s, 5, site->code);
+	bind_optional(s, 6, site->has_fault_addr, (long long)site->fault_addr);
+	tb_sqlite.bind_int64(s, 7, (sqlite3_int64)site->sp);
+	bind_optional(s, 8, site->stack_depth >= 0, site->stack_depth);
+	tb_sqlite.bind_text(s, 9, site->frames, (int)site->frames_len, SQLITE_STATIC);
+	rc = tb_sqlite.step(s);
+	tb_sqlite.reset(s);
+	return rc == SQLITE_DONE ? 0 : failed(st, "store crash site");
+}
+
 int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
 			const char *value_names, const struct tb_result *r)
 {
@@ -330,6 +359,8 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 	tb_sqlite.reset(s);
 	if (rc != SQLITE_DONE)
 		return failed(st, "store result");
+	if (r->site_len && add_site(st, run_id, function, r))
+		return -1;
 	if (++st->in_batch > BATCH)
 		return tb_store_commit(st);
 	return 0;

@@ -12,15 +12,17 @@ from . import dictionaries, hindering, silent
 RECORD_SQL = """
 SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome,
        r.signal, r.exit_status, r.errno, r.ret, r.error_reported, r.setup_param,
-       r.duration_us, r.cleanup_failed, r.stderr
+       r.duration_us, r.cleanup_failed, r.stderr,
+       c.signal AS crash_signal, c.fault_addr, c.frames
 FROM results r JOIN runs ON runs.id = r.run_id
+LEFT JOIN crash_sites c USING (run_id, function, case_index)
 {where}
 ORDER BY r.run_id, r.function, r.case_index
 """
 
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "duration_us", "cleanup_failed",
-          "stderr", "silent", "hindering"]
+          "stderr", "crash_signal", "fault_addr", "frames", "silent", "hindering"]
 
 
 def _judged(conn):
@@ -41,7 +43,10 @@ def records(conn, run=None):
     for row in conn.execute(RECORD_SQL.format(where=where), args):
         values = list(row)
         values[4] = row["value_names"].split(" ") if row["value_names"] else []
-        values[-1] = stderr_text(row["stderr"])
+        values[14] = stderr_text(row["stderr"])
+        # a site whose unwinding failed has no frames: an empty list
+        values[17] = None if row["frames"] is None else \
+            row["frames"].split("\n") if row["frames"] else []
         for kind in ("silent", "hindering"):
             counted = judged[kind].get((row["run_id"], row["function"]))
             values.append(None if counted is None or row["outcome"] == "SETUP"
@@ -61,4 +66,6 @@ def write_csv(conn, out, run=None):
     writer.writeheader()
     for rec in records(conn, run):
         rec["values"] = " ".join(rec["values"])
+        if rec["frames"] is not None:
+            rec["frames"] = "\n".join(rec["frames"])
         writer.writerow(rec)

@@ -9,7 +9,7 @@ outcome means (SAME), and together be shards 1..N of N, each once.  The
 merged run takes their parameters, the earliest start and the latest
 finish, every host that ran a shard, the most jobs any shard had; its
 functions' cases_run is the shards' sum and must equal cases_drawn.  Every
-result row is copied as it is.
+result row, and every crash site, is copied as it is.
 
 The output is a new store or an existing store of this schema version: the
 merged run is appended to it, as `trebuchet run` appends its runs, so one
@@ -187,17 +187,24 @@ def _insert(conn, table, row):
                  tuple(row.values()))
 
 
+# The tables whose rows are a case's, copied under the merged run's id.
+CASE_TABLES = ("results", "crash_sites")
+
+
 def _copy_results(conn, shard, run_id):
-    """Every result row of the shard's run, every column, under the merged
-    run's id."""
+    """Every row of the shard's run in CASE_TABLES, every column, under the
+    merged run's id."""
     src = store.connect(shard.path)
     try:
-        columns = [r[1] for r in src.execute("PRAGMA table_info(results)") if r[1] != "run_id"]
-        names = ", ".join(columns)
-        rows = src.execute(f"SELECT {names} FROM results WHERE run_id = ?", (shard.run["id"],))
-        conn.executemany(f"INSERT INTO results (run_id, {names})"
-                         f" VALUES (?, {', '.join('?' * len(columns))})",
-                         ((run_id, *row) for row in rows))
+        for table in CASE_TABLES:
+            columns = [r[1] for r in src.execute(f"PRAGMA table_info({table})")
+                       if r[1] != "run_id"]
+            names = ", ".join(columns)
+            rows = src.execute(f"SELECT {names} FROM {table} WHERE run_id = ?",
+                               (shard.run["id"],))
+            conn.executemany(f"INSERT INTO {table} (run_id, {names})"
+                             f" VALUES (?, {', '.join('?' * len(columns))})",
+                             ((run_id, *row) for row in rows))
     finally:
         src.close()
 

@@ -37,7 +37,8 @@ def cmd_run(args):
         timeout=args.timeout, jobs=args.jobs, resume=args.resume,
         progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
         memory_mb=args.memory_mb, shard=args.shard, sandbox=not args.no_sandbox,
-        spec=args.target if specs.names_a_file(args.target) else None, dictionary=args.dictionary)
+        spec=args.target if specs.names_a_file(args.target) else None, dictionary=args.dictionary,
+        crash_sites=not args.no_crash_sites)
     if rc == Exit.OK and args.repeat > 1:
         run = metrics_latest_run(args.db, spec.target)
         rc, flaky = repeat.repeat(args.db, plugin, run, args.repeat, jobs=args.jobs,
@@ -362,6 +363,9 @@ def _parser():
     run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
     run.add_argument("--no-sandbox", action="store_true",
                      help="no namespaces around test processes (to compare; the run records it)")
+    run.add_argument("--no-crash-sites", action="store_true",
+                     help="record no crash site (where a failing case ended) in test processes,"
+                     " to compare: outcomes are the same")
     shown = run.add_mutually_exclusive_group()
     shown.add_argument("--quiet", action="store_true", help="no progress display and no summary")
     shown.add_argument("--progress", action="store_true",

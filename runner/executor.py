@@ -17,10 +17,12 @@ def _exec_path():
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
                  resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
-                 spec=None, sandbox=True, dictionary=None):
+                 spec=None, sandbox=True, dictionary=None, crash_sites=True):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     spec: the spec's path as the user gave it, stored with the run so that
     the repro commands a report prints name the target as the run did.
+    crash_sites=False: test processes record no crash site (to show that
+    outcomes are the same without).
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
@@ -35,6 +37,8 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
         argv.append("--resume")
     if not sandbox:
         argv.append("--no-sandbox")
+    if not crash_sites:
+        argv.append("--no-crash-sites")
     if progress is not None:
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()

@@ -68,6 +68,17 @@ int st_spin(int code)
 		n++;
 }
 
+/* Recurses without end, so the stack overflows (SIGSEGV at its guard).
+ * The volatile frame and the addition after the call keep the compiler
+ * from making a loop of it. */
+int st_recurse(int code)
+{
+	volatile char frame[64];
+
+	frame[0] = (char)code;
+	return st_recurse(code + 1) + frame[0];
+}
+
 int st_slow(size_t a, size_t b)
 {
 	struct timespec tenth = { 0, 100000000 };

@@ -15,6 +15,7 @@ int st_abort(int code);
 int st_complain(int code);
 int st_hang(int code);
 int st_spin(int code);
+int st_recurse(int code);
 int st_exit(int code);
 /* Returns after a tenth of a second: a slow case. */
 int st_slow(size_t a, size_t b);
