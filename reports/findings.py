@@ -213,16 +213,17 @@ class Contract:
         """The promise a failing case breaks, in words, or None."""
         c = self.contract
         source = f" ({c.source})" if c else ""
-        if c and c.returns == "always":
-            return "returns whatever the values" + source
-        if c and c.returns == "acceptable" and all(case.acceptable):
-            return "returns on acceptable values" + source
+        # the most particular promise first: the error these values were to get
+        for _, rule in self._error_rules(case):
+            return f"answers {_when_text(rule)} with an error" + _source(rule, c)
         for i, p in enumerate(self.function.params):
             value = case.values[i].split(":", 1)[1]
             if value in p.accepts and self._others_acceptable(case, {i}):
                 return f"accepts {p.name} = {value}" + source
-        for _, rule in self._error_rules(case):
-            return f"answers {_when_text(rule)} with an error" + _source(rule, c)
+        if c and c.returns == "always":
+            return "returns whatever the values" + source
+        if c and c.returns == "acceptable" and all(case.acceptable):
+            return "returns on acceptable values" + source
         return None
 
     def broken_by_return(self, case):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 TOOL = "eu-addr2line"
 CHUNK = 400  # addresses per eu-addr2line process
+_PLACE = re.compile(r"^([^?].*?):([1-9]\d*)(?::\d+)?$")  # file:line, or file:line:column
 
 
 @dataclass(frozen=True)
@@ -73,11 +74,10 @@ def _lookup(module, offsets):
                              capture_output=True, text=True).stdout.splitlines()
         # two lines per address: the function, then file:line (?? when unknown)
         for offset, function, place in zip(chunk, out[0::2], out[1::2]):
-            file, _, line = place.rpartition(":")
-            line = int(line) if line.isdigit() and int(line) else None
+            known = _PLACE.match(place)
             found[offset] = (None if function.startswith("??") else function,
-                             _clean_path(file) if file and not file.startswith("??") else None,
-                             line if file and not file.startswith("??") else None)
+                             _clean_path(known.group(1)) if known else None,
+                             int(known.group(2)) if known else None)
     return found
 
 

@@ -20,7 +20,7 @@ int df_ratio(int a, int b);
 /* The sum 0 + 1 + ... + n, computed by recursion; 0 for n <= 0.  Returns for any n. */
 long df_depth(int n);
 
-/* Counts down from n to 0 (no promise for negative n). */
+/* Returns n (no promise for negative n). */
 int df_spin(int n);
 
 /* Waits for n to be ready (no promise for negative n). */
