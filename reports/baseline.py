@@ -6,7 +6,11 @@ cap, dictionary and the digest of its values, the spec's digest), what it
 ran against (library and harness versions, timeout), per function its cases
 and rates, and every case that did not pass: failing ones (ABORT, RESTART)
 and SETUP ones (which never reached the function, so had not passed either).
-A case of the run that the baseline does not list passed.
+A case of the run that the baseline does not list passed.  It also lists
+the run's findings (reports/findings.py) by fingerprint, one per line: a
+gate against it fails on a new finding, not on a new case of a known one.
+A baseline written before findings existed has no such list, and the gate
+compares it case by case as it always did.
 
 The file is JSON laid out for review: sorted keys, one function and one case
 per line, and nothing that changes when the same run is made again (no
@@ -89,8 +93,17 @@ def from_store(db, target, spec_name):
     listed = [case_line(*r) for r in rows]
     return dict(format=FORMAT, target=target, spec=spec_name,
                 run=run_parameters(summary.info), functions=functions,
+                findings=sorted((finding_line(f) for f in summary.findings),
+                                key=lambda f: f["fingerprint"]),
                 failing=[c for c in listed if c["outcome"] in metrics.FAILING],
                 setup=[c for c in listed if c["outcome"] == "SETUP"])
+
+
+def finding_line(f):
+    """One finding as the file holds it: what identifies it, and what a
+    reviewer reads."""
+    return dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions,
+                cases=f.cases, violation=f.is_violation)
 
 
 def dumps(baseline):
@@ -109,6 +122,7 @@ def dumps(baseline):
         f' "spec": {one(baseline["spec"])},\n',
         f' "run": {one(baseline["run"])},\n',
         f' "functions": {{\n{functions}\n }},\n',
+        f' "findings": {block(baseline["findings"])},\n',
         f' "failing": {block(baseline["failing"])},\n',
         f' "setup": {block(baseline["setup"])}\n',
         "}\n"])
@@ -123,6 +137,7 @@ class Baseline:
     functions: dict   # name -> counts and rates
     failing: dict     # (function, case) -> case line
     setup: set        # (function, case)
+    findings: dict = None  # fingerprint -> finding line; None: a baseline that gates by case
 
 
 def _schema():
@@ -131,7 +146,7 @@ def _schema():
 
 def _line_of(text, where):
     """The line of an entry of `failing` or `setup`: one case per line."""
-    if len(where) < 2 or where[0] not in ("failing", "setup"):
+    if len(where) < 2 or where[0] not in ("findings", "failing", "setup"):
         return None
     lines = text.splitlines()
     opening = next((i for i, l in enumerate(lines) if l.startswith(f' "{where[0]}": [')), None)
@@ -165,5 +180,7 @@ def read(path):
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
                                      f"baseline's functions", path, _line_of(text, [key, i]))
     keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
+    findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
+                else None)
     return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
-                    keyed(data["failing"]), set(keyed(data["setup"])))
+                    keyed(data["failing"]), set(keyed(data["setup"])), findings)

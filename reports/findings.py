@@ -19,6 +19,13 @@ ClusterFuzz's crash state have theirs):
     is where a bad pointer is dereferenced, its caller is the defect.  One
     frame, not three: a helper that crashes whichever public function
     called it is one defect, reached from several functions.
+  - Misuse apart: a case holding a value the contract does not accept (a
+    wild, freed or garbage pointer, a closed stream, a value its parameter
+    leaves undefined) gets a signature of its own, marked "misuse".  The
+    same function crashing on a wild pointer (the caller's fault) and on
+    NULL where NULL is allowed (the library's) are two defects; without
+    this a dropped NULL check hid behind the wild pointers that crashed
+    there already.
   - Frames are named by function, with compiler clones (.constprop.0,
     .isra.0), glibc's __GI_ aliases and CPU variants (__memmove_avx_...)
     folded into one name, so a signature survives ASLR, a recompile, code
@@ -65,6 +72,7 @@ __malloc_assert __libc_signal_restore_set __restore_rt __sigaction
 """.split())
 
 HARNESS_MODULES = ("trebuchet-exec", "linux-vdso.so.1", "[vdso]", "[unknown]")
+PROMISE_KINDS = ("no-error", "errno")  # a promised error broken by a call that returned
 
 
 @dataclass
@@ -332,6 +340,9 @@ def analyze(conn, run, spec, contracts, library_modules):
         if c.outcome in ("ABORT", "RESTART"):
             c.broken = contract.broken_by_crash(c) if contract else None
             made = crash_finding(c, library_modules)
+            if c.unacceptable:
+                made.signature += "|misuse"
+                made.title += " on misuse"
         elif c.outcome == "PASS" and contract and (broken := contract.broken_by_return(c)):
             n, kind, c.broken = broken
             made = Finding(f"{kind}: promise {n + 1}|{c.function}", kind,
@@ -353,7 +364,8 @@ def analyze(conn, run, spec, contracts, library_modules):
         f.trigger = "; ".join(
             f"{name}: {trigger_of(cs, ran[name], params.get(name) or [f'arg{i + 1}' for i in range(len(cs[0].values))])}"
             for name, cs in sorted(by_function.items()))
-    findings.sort(key=lambda f: (f.violation is None, -len(f.cases), f.signature))
+    findings.sort(key=lambda f: (f.violation is None, f.misuse_cases == len(f.cases),
+                                 -len(f.cases), f.signature))
     for n, f in enumerate(findings, 1):
         f.id = n
     return findings, cases

@@ -5,7 +5,13 @@ One testsuite per target, one testcase per function.  A function with
 confirmed new failures gets one failure element listing each with its repro
 command (and its flaky ones after them); in a function without, each flaky
 new failure is a flakyFailure (Surefire's element for a test that failed
-and then passed on a rerun); a function only one side ran is skipped."""
+and then passed on a rerun); a function only one side ran is skipped.
+
+By finding, a function fails with the confirmed new findings among its
+cases, one failure element each, whose message begins with the source
+file and line where it strikes ("defects.c:18: SIGSEGV in count_bytes"):
+the schema CI servers read has no file or line attributes on a testcase,
+and "file:line: message" is what their log parsers take as a location."""
 import socket
 import time
 import xml.etree.ElementTree as ET
@@ -14,6 +20,15 @@ import xml.etree.ElementTree as ET
 def _text_of(result, failures):
     return "\n".join(f"{n.call()} case {n.case}: {n.described}\n  {result.repro_command(n)}"
                      for n in failures) + "\n"
+
+
+def _finding_failure(case, result, g):
+    f, n = g.finding, g.representative
+    where = f"{f.location}: " if f.location else ""
+    failure = ET.SubElement(case, "failure", type=f.kind, message=f"{where}{f.title}")
+    failure.text = (f"{where}{f.title}\n  trigger: {f.trigger}\n"
+                    + (f"  breaks: {f.violation}\n" if f.is_violation else "")
+                    + f"  {n.call()} case {n.case}\n  {result.repro_command(n)}\n")
 
 
 def _testcase(suite, result, function, confirmed, flaky):
@@ -31,20 +46,27 @@ def _testcase(suite, result, function, confirmed, flaky):
             failure.text += "also failing now, but not on every rerun (flaky):\n"
             failure.text += _text_of(result, flaky)
         return case
+    _flaky(case, result, flaky)
+    return case
+
+
+def _flaky(case, result, flaky):
     for n in flaky:
         rerun = ET.SubElement(case, "flakyFailure", type=n.outcome,
                               message=f"{n.call()} case {n.case}: {n.described}, then "
                                       f"{', '.join(n.reruns_described)}")
         ET.SubElement(rerun, "system-out").text = result.repro_command(n)
-    return case
 
 
 def write(result, path):
-    confirmed, flaky = {}, {}
+    confirmed, flaky, found = {}, {}, {}
     for n in result.new:
         (confirmed if n.confirmed else flaky).setdefault(n.function, []).append(n)
+    for g in result.confirmed_findings if result.by_finding else ():
+        for function in g.finding.functions:
+            found.setdefault(function, []).append(g)
     functions = sorted(set(result.compared) | set(result.not_compared))
-    failing = sum(1 for f in result.compared if f in confirmed)
+    failing = sum(1 for f in result.compared if f in (found if result.by_finding else confirmed))
     root = ET.Element("testsuites", name="trebuchet gate", tests=str(len(functions)),
                       failures=str(failing), errors="0", time=f"{result.seconds:.3f}")
     suite = ET.SubElement(root, "testsuite", name=result.target, tests=str(len(functions)),
@@ -61,8 +83,16 @@ def write(result, path):
                         ("confirm", result.confirm)]:
         ET.SubElement(properties, "property", name=name, value=str(value))
     for function in functions:
-        case = _testcase(suite, result, function, confirmed.get(function, []),
-                         flaky.get(function, []))
+        if result.by_finding:
+            case = ET.SubElement(suite, "testcase", classname=result.target, name=function,
+                                 time="0")
+            for g in found.get(function, []):
+                _finding_failure(case, result, g)
+            if function not in found:
+                _flaky(case, result, flaky.get(function, []))
+        else:
+            case = _testcase(suite, result, function, confirmed.get(function, []),
+                             flaky.get(function, []))
         if function in result.not_compared:
             ET.SubElement(case, "skipped", message="run by only one of the baseline and the run")
     ET.indent(root)

@@ -1,5 +1,14 @@
-"""The gate's confirmed new failures as SARIF 2.1.0, for code scanning
+"""The gate's confirmed new findings (or, against a baseline without
+findings, its confirmed new failures) as SARIF 2.1.0, for code scanning
 (checked against OASIS's SARIF 2.1.0 JSON schema in the tests).
+
+By finding: one result per confirmed new finding, located at the source
+line where it strikes (its naming frame, made relative to --source-root),
+with the function's entry in the spec as a related location, and the
+finding's fingerprint as its partial fingerprint, so that code scanning
+keeps one alert for one defect across commits, rebuilds and machines.  A
+finding with no source line (a library without debug information) is
+located at the spec's entry.  By case, as before findings:
 
 One result per confirmed new failure, under a rule per outcome (ABORT,
 RESTART).  Its logical location is the function; its physical location the
@@ -23,6 +32,12 @@ RULES = [
          fullDescription=dict(text="The function, given exceptional but type-correct values, "
                               "had not returned when the watchdog fired, where it returned "
                               "before.")),
+    dict(id="PROMISE", name="PromisedErrorMissing",
+         shortDescription=dict(text="A call does not report the error its documentation "
+                               "promises"),
+         fullDescription=dict(text="The function returned without the error (or with another "
+                              "errno than) its documentation promises for these values, as its "
+                              "spec's contract states it.")),
 ]
 for _rule in RULES:
     _rule["defaultConfiguration"] = dict(level="error")
@@ -41,12 +56,49 @@ def _spec_location(spec, function):
     return spec.path, 1
 
 
-def _uri(path):
-    """Relative to the working directory (a repository's root in CI) when
-    the file lies under it, else absolute."""
+def _uri(path, root=None):
+    """Relative to root (default the working directory: a repository's root
+    in CI) when the file lies under it, else absolute; a path that was
+    relative already (a library's own source tree, as its debug information
+    names it) stays as it is."""
+    if not Path(path).is_absolute() and root is None and not Path(path).exists():
+        return str(path)
     path = Path(path).resolve()
-    here = Path.cwd().resolve()
+    here = Path(root or Path.cwd()).resolve()
     return str(path.relative_to(here)) if path.is_relative_to(here) else path.as_uri()
+
+
+def _spec_place(spec, function):
+    path, line = _spec_location(spec, function)
+    return dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(path)),
+                                      region=dict(startLine=line)))
+
+
+def _finding_result(result, spec, g, root):
+    f, n = g.finding, g.representative
+    where = _spec_place(spec, n.function)
+    if f.location:
+        file, _, line = f.location.rpartition(":")
+        where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
+                                           region=dict(startLine=int(line))))
+    rule = "PROMISE" if not g.cases else n.outcome
+    broken = f" It breaks the contract: {f.violation}." if f.is_violation else ""
+    cases = (f"{len(g.cases)} new failing case{'s' if len(g.cases) != 1 else ''}"
+             if g.cases else "a broken promise")
+    text = (f"{f.title} ({', '.join(f.functions)}): {cases}, when {f.trigger}.{broken} "
+            f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
+    return dict(
+        ruleId=rule, ruleIndex=RULE_INDEX[rule], level="error", message=dict(text=text),
+        locations=[dict(where, logicalLocations=[dict(
+            name=f.functions[0], kind="function",
+            fullyQualifiedName=f"{result.target}::{f.functions[0]}")])],
+        relatedLocations=[dict(_spec_place(spec, fn), id=i, message=dict(
+            text=f"{fn} in the spec")) for i, fn in enumerate(f.functions)],
+        partialFingerprints={"trebuchetFinding/v1": f.fingerprint},
+        properties=dict(finding=f.title, signature=f.signature, trigger=f.trigger,
+                        violation=f.violation, cases=[c.case for c in g.cases],
+                        representative=dict(function=n.function, case=n.case,
+                                            values=n.values)))
 
 
 def _result(result, spec, n):
@@ -68,8 +120,12 @@ def _result(result, spec, n):
         properties=dict(case=n.case, values=n.values, outcome=n.described, reruns=n.reruns_described))
 
 
-def document(result, spec, version):
+def document(result, spec, version, root=None):
     """The SARIF log as a dict."""
+    if result.by_finding:
+        results = [_finding_result(result, spec, g, root) for g in result.confirmed_findings]
+    else:
+        results = [_result(result, spec, n) for n in result.confirmed]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -81,11 +137,11 @@ def document(result, spec, version):
             properties=dict(baseline=result.baseline.path, store=result.db, run=result.info.id,
                             library=result.info.target_version,
                             flaky=len(result.flaky), fixed=len(result.fixed)),
-            results=[_result(result, spec, n) for n in result.confirmed])],
+            results=results)],
     }
 
 
-def write(result, spec, version, path):
+def write(result, spec, version, path, root=None):
     with open(path, "w") as out:
-        json.dump(document(result, spec, version), out, indent=1)
+        json.dump(document(result, spec, version, root), out, indent=1)
         out.write("\n")

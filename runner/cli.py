@@ -221,19 +221,26 @@ def cmd_gate(args):
         junit.write(result, args.junit)
     if args.sarif:
         spec = specs.load(specs.find_spec(result.spec))
-        sarif.write(result, spec, version("trebuchet"), args.sarif)
+        sarif.write(result, spec, version("trebuchet"), args.sarif, args.source_root)
     _say(gate.as_text(result))
-    if args.emit_c and result.confirmed:
-        written = gate.emit_reproducers(result, args.emit_c)
-        print(f"standalone C reproducers of {len(written)} confirmed new failures written to "
+    written = gate.emit_reproducers(result, args.emit_c) if args.emit_c else []
+    if written:
+        what = "confirmed new findings" if result.by_finding else "confirmed new failures"
+        print(f"standalone C reproducers of {len(written)} {what} written to "
               f"{args.emit_c}/ (make -C {written[0]} run builds and runs the first)")
     return Exit.REGRESSED if result.failed else Exit.OK
 
 
 def cmd_merge(args):
-    from trebuchet.reports import merge
+    from trebuchet.reports import merge, store
 
-    target, _ = merge.merge(args.shards, _output(args.out), args.target)
+    target, run = merge.merge(args.shards, _output(args.out), args.target)
+    spec = triage.spec_of_run(store.connect(args.out), run)
+    if spec:
+        triage.record(args.out, run, spec)
+    else:
+        print(f"trebuchet: the spec of {target} is not here: the merged run has no findings"
+              f" until `trebuchet findings` is run where it is", file=sys.stderr)
     print(f"merged {len(args.shards)} shards: {summary.line(args.out, target)}")
     return Exit.OK
 
@@ -450,10 +457,12 @@ def _parser():
         description="Compares the newest finished run of the baseline's target with the"
         " baseline, case by case. A case failing now (ABORT or RESTART) that passed in the"
         " baseline is a new failure; each is run again --confirm times on its own, and only"
-        " one that fails every time counts (the others are reported as flaky). Exit 1 when a"
-        " new failure is confirmed, 0 when none is, 2 for bad input: the run's seed, cap,"
-        " dictionary or spec differ from the baseline's, the newest run holds one shard only,"
-        " or the baseline is malformed.")
+        " one that fails every time counts (the others are reported as flaky). A baseline that"
+        " lists findings gates by finding: a new failure of a finding it knows is reported, and"
+        " a new finding with a confirmed new failure (or a newly broken error promise) fails."
+        " Exit 1 when a new finding (by case: a new failure) is confirmed, 0 when none is, 2 for"
+        " bad input: the run's seed, cap, dictionary or spec differ from the baseline's, the"
+        " newest run holds one shard only, or the baseline is malformed.")
     gt.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     gt.add_argument("--baseline", required=True, help="the file `trebuchet baseline` wrote")
     gt.add_argument("--junit", metavar="FILE", help="write the verdict as JUnit XML")
@@ -464,7 +473,11 @@ def _parser():
     gt.add_argument("--target", help="the spec to rerun cases with (default: as the baseline"
                     " names it)")
     gt.add_argument("--emit-c", metavar="DIR", help="write a standalone C reproducer of each"
-                    " of the first 20 confirmed new failures into DIR (new or empty)")
+                    " confirmed new finding (a baseline without findings: of each of the first"
+                    " 20 confirmed new failures) into DIR (new or empty)")
+    gt.add_argument("--source-root", metavar="DIR", help="the library's source tree: SARIF"
+                    " locations under it are made relative to it (default: the working"
+                    " directory)")
     gt.set_defaults(func=cmd_gate)
 
     mg = sub.add_parser(

@@ -13,7 +13,16 @@ reached the function).  As CI fuzzers do, only what reproduces counts: each
 new failure is run again, on its own, --confirm times; one that fails every
 time is confirmed and fails the gate (exit 1), one that does not is flaky,
 reported and not counted.  Baseline failures that pass now are fixed, and
-the command that writes a new baseline is given."""
+the command that writes a new baseline is given.
+
+A baseline that lists findings gates by finding: each new failure belongs
+to a finding of the run (reports/findings.py); one of a finding the
+baseline knows (by fingerprint) is reported and does not count, and a new
+finding fails the gate when one of its new failures is confirmed.  A
+promise broken without a crash (a missing error) is a new finding too,
+confirmed when its representative case, run again, returns the same way
+every time.  A baseline made before findings gates by case, as above, and
+the gate says how to make one that gates by finding."""
 import collections
 import tempfile
 import time
@@ -21,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trebuchet.reports import baseline as baselines
+from trebuchet.reports import findings as findings_model
 from trebuchet.reports import metrics, store
 
 from . import build, emit_c, executor, repro, spec as specs
@@ -40,6 +50,8 @@ class NewFailure:
     exit_status: int = None
     reruns: list = field(default_factory=list)  # each confirmation run's record, as
                                                 # `repro --json` prints it
+    finding: findings_model.Stored = None       # the run's finding it belongs to
+    stored: tuple = None  # a broken promise's case: (outcome, error_reported, errno) stored
 
     @property
     def failures_on_rerun(self):
@@ -62,6 +74,34 @@ class NewFailure:
 
 
 @dataclass
+class NewFinding:
+    """A finding of the gated run that the baseline does not know, with its
+    new failures (none for a broken error promise: then its representative
+    case is run again instead, as `example`)."""
+    finding: findings_model.Stored
+    cases: list = field(default_factory=list)  # [NewFailure]
+    example: NewFailure = None
+
+    @property
+    def confirmed(self):
+        if self.cases:
+            return any(n.confirmed for n in self.cases)
+        stored = self.example.stored
+        return all((r["outcome"], r["error_reported"], r["errno"]) == stored
+                   for r in self.example.reruns)
+
+    @property
+    def representative(self):
+        """The case a reproducer shows: the finding's own when it is a new
+        failure, else its first confirmed one."""
+        if not self.cases:
+            return self.example
+        own = [n for n in self.cases if (n.function, n.case) ==
+               (self.finding.example_function, self.finding.example_case) and n.confirmed]
+        return (own or [n for n in self.cases if n.confirmed] or self.cases)[0]
+
+
+@dataclass
 class GateResult:
     target: str
     spec: str                 # how repro commands name the target
@@ -75,6 +115,21 @@ class GateResult:
     fixed: list = field(default_factory=list)     # baseline case lines that pass now
     still_failing: int = 0
     seconds: float = 0.0
+    new_findings: list = field(default_factory=list)  # [NewFinding]: by finding only
+
+    @property
+    def by_finding(self):
+        return self.baseline.findings is not None
+
+    @property
+    def confirmed_findings(self):
+        return [f for f in self.new_findings if f.confirmed]
+
+    @property
+    def of_known_findings(self):
+        """New failures of findings the baseline knows: reported, not counted."""
+        return [n for n in self.new if n.finding and
+                n.finding.fingerprint in self.baseline.findings]
 
     @property
     def confirmed(self):
@@ -86,7 +141,7 @@ class GateResult:
 
     @property
     def failed(self):
-        return bool(self.confirmed)
+        return bool(self.confirmed_findings if self.by_finding else self.confirmed)
 
     def repro_command(self, case):
         dictionary = self.baseline.run["dictionary"]
@@ -118,10 +173,11 @@ def _rerun_once(suspects, plugin, timeout_ms, dictionary):
 
 
 def _rerun(result, plugin, timeout_ms, dictionary):
-    """Runs every new failure again, result.confirm times, drawing from the
-    run's dictionary."""
+    """Runs every new failure (and every new broken promise's case) again,
+    result.confirm times, drawing from the run's dictionary."""
+    cases = result.new + [g.example for g in result.new_findings if g.example]
     for _ in range(result.confirm):
-        _rerun_once(result.new, plugin, timeout_ms, dictionary)
+        _rerun_once(cases, plugin, timeout_ms, dictionary)
 
 
 def _spec_for(spec_name, baseline):
@@ -173,28 +229,70 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
                                              else [], outcome, signal, exit_status))
         elif outcome == "PASS" and before:
             result.fixed.append(before)
-    if result.new and confirm:
+    _attach_findings(conn, run, result)
+    if (result.new or result.new_findings) and confirm:
         _rerun(result, build.build_plugin(_spec_for(result.spec, baseline), quiet=True),
                info.timeout_ms, baseline.run["dictionary"])
     result.seconds = time.monotonic() - started
     return result
 
 
+def _attach_findings(conn, run, result):
+    """Each new failure's finding; by finding, the new findings: those of
+    new failures, and broken promises, that the baseline does not list."""
+    found = {f.id: f for f in findings_model.stored(conn, run)}
+    of_case = {(fn, i): found.get(fid) for fn, i, fid in conn.execute(
+        "SELECT function, case_index, finding FROM finding_cases WHERE run_id = ?", (run,))}
+    for n in result.new:
+        n.finding = of_case.get((n.function, n.case))
+    if not result.by_finding:
+        return
+    new = {}
+    for n in result.new:
+        if n.finding and n.finding.fingerprint not in result.baseline.findings:
+            new.setdefault(n.finding.fingerprint, NewFinding(n.finding)).cases.append(n)
+    for f in found.values():
+        if f.kind in findings_model.PROMISE_KINDS and f.fingerprint not in \
+                result.baseline.findings and f.example_function in result.compared:
+            example = _stored_case(conn, run, f.example_function, f.example_case)
+            new[f.fingerprint] = NewFinding(f, example=example)
+    result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+
+
+def _stored_case(conn, run, function, index):
+    """A case of the run as a NewFailure to run again (a broken promise's)."""
+    values, outcome, error_reported, errno = conn.execute(
+        "SELECT value_names, outcome, error_reported, errno FROM results"
+        " WHERE run_id = ? AND function = ? AND case_index = ?", (run, function, index)).fetchone()
+    case = NewFailure(function, index, values.split(" ") if values else [], outcome)
+    case.stored = (outcome, error_reported, errno)
+    return case
+
+
 LIST_LIMIT = 50  # cases shown per list in the text; the files carry them all
 EMIT_LIMIT = 20  # standalone reproducers written by --emit-c: enough to start on
 
 
+def reproduced(result):
+    """What --emit-c writes a reproducer of: by finding, the representative
+    case of each confirmed new finding; by case, the first EMIT_LIMIT
+    confirmed new failures."""
+    if result.by_finding:
+        return [g.representative for g in result.confirmed_findings]
+    return result.confirmed[:EMIT_LIMIT]
+
+
 def emit_reproducers(result, out_dir):
-    """Writes a standalone C reproducer (`repro --emit-c`) of each of the
-    first EMIT_LIMIT confirmed new failures into out_dir/FUNCTION-case-N,
-    the crashing inputs a CI job keeps as an artifact; returns the
-    directories written."""
-    chosen = result.confirmed[:EMIT_LIMIT]
+    """Writes a standalone C reproducer (`repro --emit-c`) of each case
+    reproduced() names into out_dir/FUNCTION-case-N, the crashing inputs a
+    CI job keeps as an artifact; returns the directories written."""
+    chosen = reproduced(result)
     if not chosen:
         return []
     spec = _spec_for(result.spec, result.baseline)
     if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
-        _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms)
+        _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
+                    result.baseline.run["dictionary"])
     datatypes = repro.datatypes_of(spec)
     written = []
     for n in chosen:
@@ -218,6 +316,42 @@ def _section(items, render, what, where):
     return lines
 
 
+def _findings_text(r):
+    """The rest of the text of a gate by finding."""
+    known = r.of_known_findings
+    confirmed = r.confirmed_findings
+    lines = [f"new findings: {len(r.new_findings)}, {len(confirmed)} confirmed; "
+             f"{_plural(len(known), 'new failing case')} of findings the baseline knows"
+             f" (reported, not counted)"]
+    for g in r.new_findings:
+        f, n = g.finding, g.representative
+        state = "confirmed" if g.confirmed else "not confirmed (flaky)"
+        lines += [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, "
+                  f"{_plural(len(g.cases), 'new case') if g.cases else 'a broken promise'}"
+                  + (f"; at {f.location}" if f.location else ""),
+                  f"    trigger: {f.trigger}"]
+        if f.is_violation:
+            lines.append(f"    breaks: {f.violation}")
+        lines.append(f"    {r.repro_command(n)}")
+        if not g.confirmed:
+            lines += _section([c for c in g.cases if c.reruns], lambda c: [
+                f"    {c.call()} case {c.case}: {c.described}, then "
+                f"{', '.join(c.reruns_described)}"], "flaky", "--junit lists every one")
+    if known:
+        counts = collections.Counter(n.finding.title for n in known)
+        lines.append("  known findings with new cases: " + "; ".join(
+            f"{title} ({c})" for title, c in sorted(counts.items())))
+    if confirmed:
+        lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
+                     " to attach to a bug report)")
+    if r.fixed:
+        lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
+                     f"now; `{r.baseline_command()}` updates the baseline")
+    lines.append(f"gate failed: {_plural(len(confirmed), 'confirmed new finding')}"
+                 if r.failed else "gate passed: no confirmed new finding")
+    return lines
+
+
 def as_text(r):
     """What the gate prints: a CI log's reader sees the verdict and, for each
     confirmed new failure, the command that reproduces it."""
@@ -233,6 +367,8 @@ def as_text(r):
         checked = "not run again, as --confirm 0 asks"
     lines.append(f"new failures: {len(r.new)}, {checked}: {len(r.confirmed)} confirmed, "
                  f"{len(r.flaky)} flaky")
+    if r.by_finding:
+        return "\n".join(lines + _findings_text(r))
     if len(r.confirmed) > LIST_LIMIT:
         counts = collections.Counter(n.function for n in r.confirmed)
         lines.append("  by function: " + ", ".join(f"{f} {c}" for f, c in sorted(counts.items())))
@@ -255,6 +391,8 @@ def as_text(r):
         lines += _section(r.fixed, lambda c: [
             f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"],
             "fixed", "the updated baseline's diff shows every one")
+    lines.append(f"this baseline lists no findings, so it gates case by case; "
+                 f"`{r.baseline_command()}` writes one that gates by finding")
     lines.append(f"gate failed: {_plural(len(r.confirmed), 'confirmed new failure')}"
                  if r.failed else "gate passed: no confirmed new failure")
     return "\n".join(lines)

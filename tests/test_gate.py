@@ -24,7 +24,7 @@ def build_demolib(version):
     """Builds demolib version 1 or 2 where its spec links it from."""
     DEMO_LIB.parent.mkdir(parents=True, exist_ok=True)
     flags = ["-DDEMOLIB_DROP_NULL_CHECK"] if version == 2 else []
-    subprocess.run(["cc", "-O2", "-shared", "-fPIC", *flags, "-o", str(DEMO_LIB),
+    subprocess.run(["cc", "-O2", "-g", "-shared", "-fPIC", *flags, "-o", str(DEMO_LIB),
                     str(ROOT / "tests/demolib/demolib.c")], check=True)
 
 
@@ -66,6 +66,80 @@ def demolib_v1(tmp_path):
     build_demolib(1)
 
 
+@pytest.fixture
+def by_case(demolib_v1):
+    """The same, with a baseline as trebuchet wrote them before findings
+    (no "findings" key): the gate compares it case by case."""
+    db, baseline = demolib_v1
+    lines = baseline.read_text().splitlines(keepends=True)
+    start = lines.index(' "findings": [\n')
+    end = lines.index(" ],\n", start)
+    baseline.write_text("".join(lines[:start] + lines[end + 1:]))
+    return db, baseline
+
+
+def dereference_line():
+    """The line demo_count reads s on, which version 2's dropped check guarded."""
+    lines = (ROOT / "tests/demolib/demolib.c").read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if "for (; *s; s++)" in line)
+
+
+def test_a_dropped_null_check_is_one_new_finding_at_its_dereference(demolib_v1, tmp_path):
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    junit, sarif_path = tmp_path / "j.xml", tmp_path / "s.sarif"
+    result = gate(db, baseline, "--junit", junit, "--sarif", sarif_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    expected = expected_regression()
+    assert f"new findings: 1, 1 confirmed; 0 new failing cases of findings the baseline knows" \
+        in result.stdout
+    assert "SIGSEGV in demo_count: confirmed, 7 new cases" in result.stdout
+    assert "trigger: demo_count: s = NULL" in result.stdout
+    assert "gate failed: 1 confirmed new finding" in result.stdout
+    line = dereference_line()
+
+    root = junit_valid(junit)
+    failures = [f for f in root.iter("failure")]
+    assert len(failures) == 1
+    assert failures[0].get("message") == \
+        f"{ROOT}/tests/demolib/demolib.c:{line}: SIGSEGV in demo_count"
+
+    sarif = json.loads(sarif_path.read_text())
+    assert sarif_errors(sarif) == []
+    [r] = sarif["runs"][0]["results"]
+    where = r["locations"][0]["physicalLocation"]
+    assert where == {"artifactLocation": {"uri": "tests/demolib/demolib.c"},
+                     "region": {"startLine": line}}
+    assert r["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"] == DEMO_SPEC
+    assert r["level"] == "error" and r["ruleId"] == "ABORT"
+    assert set(r["properties"]["cases"]) == {c for _, c in expected}
+    fingerprint = query(db, "SELECT fingerprint FROM findings WHERE run_id = 2 AND"
+                        " signature = 'SIGSEGV|demo_count'")[0][0]
+    assert r["partialFingerprints"] == {"trebuchetFinding/v1": fingerprint}
+    # the same defect found again from another source root keeps its fingerprint
+    again = tmp_path / "again.sarif"
+    gate(db, baseline, "--confirm", "0", "--sarif", again, "--source-root", ROOT / "tests/demolib")
+    [r2] = json.loads(again.read_text())["runs"][0]["results"]
+    assert r2["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "demolib.c"
+    assert r2["partialFingerprints"] == r["partialFingerprints"]
+
+
+def test_a_new_case_of_a_known_finding_is_reported_and_passes(demolib_v1, tmp_path):
+    """A baseline that does not list one failing case of a finding it knows:
+    the case fails now, as a new case of a known finding, and the gate passes."""
+    db, baseline = demolib_v1
+    lines = baseline.read_text().splitlines(keepends=True)
+    dropped = next(i for i, line in enumerate(lines) if '"function": "demo_count"' in line
+                   and '"outcome": "ABORT"' in line)
+    edited = tmp_path / "edited.baseline"
+    edited.write_text("".join(lines[:dropped] + lines[dropped + 1:]).replace("},\n ],", "}\n ],"))
+    result = gate(db, edited)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "new findings: 0, 0 confirmed; 1 new failing case of findings the baseline knows" \
+        in result.stdout
+    assert "gate passed: no confirmed new finding" in result.stdout
+
+
 def test_the_gate_passes_a_library_against_its_own_baseline(demolib_v1, tmp_path):
     db, baseline = demolib_v1
     result = gate(db, baseline, "--junit", tmp_path / "j.xml", "--sarif", tmp_path / "s.sarif")
@@ -80,8 +154,8 @@ def test_the_gate_passes_a_library_against_its_own_baseline(demolib_v1, tmp_path
     assert sarif_errors(sarif) == [] and sarif["runs"][0]["results"] == []
 
 
-def test_a_dropped_null_check_fails_the_gate_naming_exactly_the_new_cases(demolib_v1, tmp_path):
-    db, baseline = demolib_v1
+def test_a_dropped_null_check_fails_the_gate_naming_exactly_the_new_cases(by_case, tmp_path):
+    db, baseline = by_case
     run_demolib(2, db)
     junit, sarif_path = tmp_path / "j.xml", tmp_path / "s.sarif"
     result = gate(db, baseline, "--junit", junit, "--sarif", sarif_path)
@@ -108,6 +182,7 @@ def test_a_dropped_null_check_fails_the_gate_naming_exactly_the_new_cases(demoli
             for r in results} == expected
     assert {r["ruleId"] for r in results} == {"ABORT"}
     assert all("trebuchet repro --target" in r["message"]["text"] for r in results)
+    assert "this baseline lists no findings, so it gates case by case" in result.stdout
     # the schema check can fail: a document without its version is refused
     del sarif["version"]
     assert sarif_errors(sarif)
@@ -198,9 +273,23 @@ def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox
     assert [f.get("type") for f in root.iter("flakyFailure")] == ["ABORT"]
 
 
-def test_the_gate_writes_a_standalone_reproducer_of_each_confirmed_new_failure(demolib_v1,
+def test_the_gate_writes_a_standalone_reproducer_of_each_confirmed_new_finding(demolib_v1,
                                                                                tmp_path):
     db, baseline = demolib_v1
+    run_demolib(2, db)
+    out = tmp_path / "reproducers"
+    result = gate(db, baseline, "--emit-c", out, "--confirm", "1")
+    assert result.returncode == 1, result.stdout + result.stderr
+    written = [p.name for p in out.iterdir()]
+    assert len(written) == 1 and written[0] in {f"{f}-case-{c}" for f, c in expected_regression()}
+    subprocess.run(["make", "-s", "-C", str(out / written[0])], check=True)
+    crashed = subprocess.run([str(out / written[0] / "repro")], capture_output=True,
+                             env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert crashed.returncode == -11, crashed.stderr  # SIGSEGV, as the gate saw
+
+
+def test_the_gate_by_case_writes_a_reproducer_of_each_confirmed_new_failure(by_case, tmp_path):
+    db, baseline = by_case
     run_demolib(2, db)
     out = tmp_path / "reproducers"
     result = gate(db, baseline, "--emit-c", out, "--confirm", "1")
@@ -238,8 +327,8 @@ def test_outputs_go_into_new_folders_and_a_folder_in_their_place_is_one_line(dem
     assert refused.stderr.strip() == f"trebuchet: {tmp_path}: is a directory, not a file to write"
 
 
-def test_without_reruns_every_output_says_so(demolib_v1, tmp_path):
-    db, baseline = demolib_v1
+def test_without_reruns_every_output_says_so(by_case, tmp_path):
+    db, baseline = by_case
     run_demolib(2, db)
     junit, sarif_path = tmp_path / "j.xml", tmp_path / "s.sarif"
     result = gate(db, baseline, "--confirm", "0", "--junit", junit, "--sarif", sarif_path)
