@@ -13,16 +13,20 @@ RECORD_SQL = """
 SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome,
        r.signal, r.exit_status, r.errno, r.ret, r.error_reported, r.setup_param,
        r.duration_us, r.cleanup_failed, r.stderr,
-       c.signal AS crash_signal, c.fault_addr, c.frames
+       c.signal AS crash_signal, c.fault_addr, c.frames,
+       f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title
 FROM results r JOIN runs ON runs.id = r.run_id
 LEFT JOIN crash_sites c USING (run_id, function, case_index)
+LEFT JOIN finding_cases fc USING (run_id, function, case_index)
+LEFT JOIN findings f ON f.run_id = fc.run_id AND f.id = fc.finding
 {where}
 ORDER BY r.run_id, r.function, r.case_index
 """
 
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "duration_us", "cleanup_failed",
-          "stderr", "crash_signal", "fault_addr", "frames", "silent", "hindering"]
+          "stderr", "crash_signal", "fault_addr", "frames", "finding", "finding_fingerprint",
+          "finding_title", "silent", "hindering"]
 
 
 def _judged(conn):

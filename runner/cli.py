@@ -175,8 +175,16 @@ def cmd_report(args):
 
 
 def cmd_findings(args):
-    from trebuchet.reports import findings_text, store
+    from trebuchet.reports import findings_text, metrics, store
 
+    conn = store.connect(args.db)
+    for target, run in metrics.latest_runs(conn).items():
+        # a run stored without its findings (merged where its spec was not)
+        if args.target in (None, target) and not conn.execute(
+                "SELECT 1 FROM findings WHERE run_id = ?", (run,)).fetchone():
+            spec = triage.spec_of_run(conn, run)
+            if spec:
+                triage.record(args.db, run, spec)
     targets = findings_text.summaries(store.connect(args.db), args.db, args.target)
     if args.target and not targets:
         raise TrebuchetError(f"no run of target '{args.target}' in this store", args.db)
