@@ -15,8 +15,9 @@ ClusterFuzz's crash state have theirs):
     the library under test (the spec's libraries; glibc when it lists none)
     count, else those outside the harness (an in-line macro crashes in its
     call shim).  The signature takes the innermost of them that is not a
-    string routine, with the string routines inside it: memcpy or strlen
-    is where a bad pointer is dereferenced, its caller is the defect.  One
+    leaf routine, with the leaves inside it: memcpy or strlen is where a
+    bad pointer is dereferenced, free() where a bad block is noticed; their
+    caller is the defect.  One
     frame, not three: a helper that crashes whichever public function
     called it is one defect, reached from several functions.
   - Misuse apart: a case holding a value the contract does not accept (a
@@ -48,6 +49,7 @@ fingerprint of its signature, by which a later run, the gate and code
 scanning know it again."""
 import hashlib
 import re
+from pathlib import Path
 import signal as signals
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -161,8 +163,8 @@ def kind_of(case):
 # ---- the frames
 
 def naming_frames(frames, library_modules):
-    """The frames a signature is made of: the innermost that is not a
-    string routine, with the string routines inside it."""
+    """The frames a signature is made of: the innermost that is not a leaf
+    routine (a string routine, the allocator), with the leaves inside it."""
     frames = [f for f in frames if not (f.function and f.function in MACHINERY)]
     inside = [f for f in frames if f.module_name in library_modules]
     if not inside:
@@ -170,7 +172,7 @@ def naming_frames(frames, library_modules):
     chosen = []
     for f in inside:
         chosen.append(f)
-        if not (f.function and symbolize.is_string_routine(f.function)):
+        if not (f.function and symbolize.is_leaf_routine(f.function)):
             break
     return chosen
 
@@ -441,6 +443,18 @@ class Stored:
     @property
     def is_violation(self):
         return self.violation is not None
+
+    @property
+    def place(self):
+        """The location as people read it: relative to the working
+        directory when the file lies under it."""
+        if not self.location:
+            return None
+        file, _, line = self.location.rpartition(":")
+        path = Path(file)
+        if path.is_absolute() and path.is_relative_to(Path.cwd()):
+            return f"{path.relative_to(Path.cwd())}:{line}"
+        return self.location
 
     @property
     def last_words(self):

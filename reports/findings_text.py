@@ -32,7 +32,7 @@ def as_text(targets):
                 lines.append(f"     breaks: {f.violation}")
             lines.append(f"     trigger: {f.trigger}")
             if f.location or f.frames:
-                lines.append(f"     at: {f.location or f.frames[0]}")
+                lines.append(f"     at: {f.place or f.frames[0]}")
             if f.last_words:
                 lines.append(f"     last words: {f.last_words}")
             lines.append(f"     {t.repro_command(f.example_function, f.example_case)}"

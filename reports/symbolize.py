@@ -110,15 +110,30 @@ _STRING_VARIANT = re.compile(
 _ALIAS = re.compile(r"^__GI_")  # glibc's internal alias, named only by its debug file
 
 
+# glibc's allocator entry points under the names its debug file gives them
+_ALLOCATOR_ENTRY = {"__libc_free": "free", "cfree": "free", "__libc_malloc": "malloc",
+                    "__libc_calloc": "calloc", "__libc_realloc": "realloc"}
+
+
 def canonical(function):
     """The name a finding's signature uses for a function."""
     name = _CLONE.sub("", function)
     name = _ALIAS.sub("", name)
     string = _STRING_VARIANT.match(name)
-    return string.group(1) if string else name
+    name = string.group(1) if string else name
+    return _ALLOCATOR_ENTRY.get(name, name)
 
 
-def is_string_routine(function):
-    """memcpy, strlen and their CPU variants: where a bad pointer is
-    dereferenced, not where it was handed on (the caller names the defect)."""
-    return bool(_STRING_VARIANT.match(_ALIAS.sub("", _CLONE.sub("", function))))
+# The allocator's own functions: where a bad free is noticed, not made.
+_ALLOCATOR = frozenset("""
+malloc free calloc realloc cfree _int_malloc _int_free _int_realloc __libc_malloc __libc_free
+__libc_calloc __libc_realloc unlink_chunk malloc_consolidate tcache_get tcache_put
+""".split())
+
+
+def is_leaf_routine(function):
+    """memcpy, strlen and their CPU variants, and the allocator: where a bad
+    pointer is dereferenced or a bad block noticed, not where it was handed
+    on (the caller names the defect)."""
+    name = _ALIAS.sub("", _CLONE.sub("", function))
+    return bool(_STRING_VARIANT.match(name)) or name in _ALLOCATOR
