@@ -235,13 +235,26 @@ def _extend(spec, data, lines, chain):
 
 def _null_convention(data):
     """`error: {when: null}` names the convention "a NULL return is the
-    error"; YAML reads the bare word as no value, so it is put back."""
+    error", and `undefined: [NULL]` (likewise `accepts:` and a promised
+    error's `when:` lists) the value NULL; YAML reads the bare word as no
+    value, so it is put back."""
     if not isinstance(data, dict) or not isinstance(data.get("functions"), list):
         return
     for f in data["functions"]:
         err = f.get("error") if isinstance(f, dict) else None
         if isinstance(err, dict) and "when" in err and err["when"] is None:
             err["when"] = "null"
+        lists = []
+        for p in (f.get("params") if isinstance(f, dict) else None) or ():
+            if isinstance(p, dict):
+                lists += [p.get("undefined"), p.get("accepts")]
+        contract = f.get("contract") if isinstance(f, dict) else None
+        for e in (contract.get("errors") if isinstance(contract, dict) else None) or ():
+            when = e.get("when") if isinstance(e, dict) else None
+            lists += list(when.values()) if isinstance(when, dict) else []
+        for values in lists:
+            if isinstance(values, list):
+                values[:] = ["NULL" if v is None else v for v in values]
 
 
 def _schema_message(e):
