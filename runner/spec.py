@@ -49,6 +49,9 @@ class PromisedError:
     source: str = ""
 
 
+RETURNS_STRENGTH = {None: 0, "acceptable": 1, "always": 2}  # always promises more
+
+
 @dataclass(frozen=True)
 class Contract:
     """What a function's documentation promises, and where it says so."""
@@ -118,13 +121,14 @@ class Spec:
 
     def contract_of(self, function):
         """A function's contract: its own, with the target's `returns` where
-        it states none; None when neither states one."""
+        it states none or a weaker one (a hardened library's `always` over
+        the `acceptable` of the spec it extends); None when neither states one."""
         own, whole = function.contract, self.contract
         if not whole:
             return own
         if not own:
             return whole
-        if own.returns:
+        if RETURNS_STRENGTH[own.returns] >= RETURNS_STRENGTH[whole.returns]:
             return own
         return dataclasses.replace(own, returns=whole.returns,
                                    source=f"{own.source}; {whole.source}")
