@@ -49,6 +49,9 @@ class PromisedError:
     source: str = ""
 
 
+RETURNS_STRENGTH = {None: 0, "acceptable": 1, "always": 2}  # always promises more
+
+
 @dataclass(frozen=True)
 class Contract:
     """What a function's documentation promises, and where it says so."""
@@ -118,13 +121,14 @@ class Spec:
 
     def contract_of(self, function):
         """A function's contract: its own, with the target's `returns` where
-        it states none; None when neither states one."""
+        it states none or a weaker one (a hardened library's `always` over
+        the `acceptable` of the spec it extends); None when neither states one."""
         own, whole = function.contract, self.contract
         if not whole:
             return own
         if not own:
             return whole
-        if own.returns:
+        if RETURNS_STRENGTH[own.returns] >= RETURNS_STRENGTH[whole.returns]:
             return own
         return dataclasses.replace(own, returns=whole.returns,
                                    source=f"{own.source}; {whole.source}")
@@ -235,29 +239,26 @@ def _extend(spec, data, lines, chain):
 
 def _null_convention(data):
     """`error: {when: null}` names the convention "a NULL return is the
-    error", and `accepts: [NULL]` the value NULL; YAML reads the bare word
-    as no value, so it is put back."""
+    error", and `undefined: [NULL]` (likewise `accepts:` and a promised
+    error's `when:` lists) the value NULL; YAML reads the bare word as no
+    value, so it is put back."""
     if not isinstance(data, dict) or not isinstance(data.get("functions"), list):
         return
     for f in data["functions"]:
         err = f.get("error") if isinstance(f, dict) else None
         if isinstance(err, dict) and "when" in err and err["when"] is None:
             err["when"] = "null"
-        for p in (f.get("params") or []) if isinstance(f, dict) else ():
-            for key in ("undefined", "accepts"):
-                _null_value(p, key)
+        lists = []
+        for p in (f.get("params") if isinstance(f, dict) else None) or ():
+            if isinstance(p, dict):
+                lists += [p.get("undefined"), p.get("accepts")]
         contract = f.get("contract") if isinstance(f, dict) else None
-        for promise in (contract.get("errors") or []) if isinstance(contract, dict) else ():
-            when = promise.get("when") if isinstance(promise, dict) else None
-            for param in when if isinstance(when, dict) else ():
-                _null_value(when, param)
-
-
-def _null_value(mapping, key):
-    """The value list mapping[key] with the bare word NULL put back."""
-    values = mapping.get(key) if isinstance(mapping, dict) else None
-    if isinstance(values, list):
-        mapping[key] = ["NULL" if v is None else v for v in values]
+        for e in (contract.get("errors") if isinstance(contract, dict) else None) or ():
+            when = e.get("when") if isinstance(e, dict) else None
+            lists += list(when.values()) if isinstance(when, dict) else []
+        for values in lists:
+            if isinstance(values, list):
+                values[:] = ["NULL" if v is None else v for v in values]
 
 
 def _schema_message(e):

@@ -81,8 +81,9 @@ static const struct tb_value tally_values[] = {
 	{ .name = "FINISHED", .setup = setup_finished, .desc = "tally_new, tally_finish" },
 	{ .name = "IN_ERROR", .setup = setup_in_error,
 	  .desc = "tally_new, tally_finish, tally_add: holds an error" },
-	{ .name = "RELEASED", .setup = setup_released, .desc = "tally_new, tally_free" },
-	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "64 random bytes before a guard page" },
+	{ .name = "RELEASED", .setup = setup_released, .desc = "tally_new, tally_free", .misuse = 1 },
+	{ .name = "GARBAGE", .setup = setup_garbage, .desc = "64 random bytes before a guard page",
+	  .misuse = 1 },
 	{ 0 },
 };
 
@@ -90,6 +91,7 @@ const struct tb_datatype tb_type_tally = {
 	.name = "tally",
 	.parent = &tb_type_pointer,
 	.skip = (const char *const[]){ "MISALIGNED", NULL },
+	.misuse = (const char *const[]){ "READ_ONLY", "VALID", NULL },  /* bytes, no tally */
 	.ctype = "tally_t *",
 	.values = tally_values,
 };
