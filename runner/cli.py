@@ -136,7 +136,8 @@ def cmd_list(args):
 def datatype_text(d):
     """A datatype as `list datatypes` shows it: a line naming it, its C type,
     parent, number of values and dials, then a line per value with its
-    description (a dial product's values are only counted)."""
+    description, marked [misuse] where it is (a dial product's values are
+    only counted)."""
     parent = f" (inherits {d['parent']})" if d["parent"] else ""
     span = f", spans {d['span']} parameters" if d.get("span", 1) > 1 else ""
     dials = " x ".join(f"{x['name']} ({' '.join(x['choices'])})" for x in d["dials"])
@@ -144,7 +145,9 @@ def datatype_text(d):
     # a dial product's values (dotted names) are counted, not listed
     named = [v for v in d["values"] if "." not in v["name"]]
     width = max((len(v["name"]) for v in named), default=0)
-    rows = [f"    {v['name']:<{width}}  {v['desc'] or ''}".rstrip() for v in named]
+    # misuse: no C contract could accept the value (docs/contracts.md)
+    rows = [f"    {v['name']:<{width}}  {'[misuse] ' if v.get('misuse') else ''}"
+            f"{v['desc'] or ''}".rstrip() for v in named]
     return "\n".join([f"{d['name']}: {d['ctype']}{parent}{span}, {len(d['values'])} values{dials}"]
                      + rows)
 
