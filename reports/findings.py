@@ -165,7 +165,8 @@ def kind_of(case):
 def naming_frames(frames, library_modules):
     """The frames a signature is made of: the innermost that is not a leaf
     routine (a string routine, the allocator), with the leaves inside it."""
-    frames = [f for f in frames if not (f.function and f.function in MACHINERY)]
+    frames = [f for f in frames
+              if not (f.function and symbolize.canonical(f.function) in MACHINERY)]
     inside = [f for f in frames if f.module_name in library_modules]
     if not inside:
         inside = [f for f in frames if f.module_name not in HARNESS_MODULES]
@@ -184,13 +185,19 @@ def _frame_key(f):
 def crash_finding(case, library_modules):
     """The signature, kind, title and frames of a failing case."""
     kind, words = kind_of(case)
-    chosen = naming_frames(case.frames, library_modules)
-    keys = [_frame_key(f) for f in chosen] or [f"in {case.function}"]
+    if case.frames and case.frames[0].module_name == "[unknown]":
+        # a call through a wild function pointer: nothing to unwind from,
+        # the tested function is all that names it
+        chosen, keys = [], ["wild jump", f"in {case.function}"]
+    else:
+        chosen = naming_frames(case.frames, library_modules)
+        keys = [_frame_key(f) for f in chosen] or [f"in {case.function}"]
     signature = "|".join([kind + (f": {words}" if words else "")] + keys)
     where = _frame_key(chosen[-1]) if chosen else case.function
     what = {"assertion": f"assertion '{words}' failed", "abort": f"abort: {words}" if words
             else "abort", "stack-overflow": "stack overflow", "hang": "hang"}.get(kind, kind)
-    title = f"{what} in {where}"
+    title = f"{what} in {where}" if keys[0] != "wild jump" else \
+        f"{what} jumping to a wild address in {case.function}"
     return Finding(signature, kind, title, chosen,
                    location=chosen[-1].place if chosen else None)
 
@@ -407,11 +414,12 @@ def persist(conn, run, findings, cases):
         e = f.example
         conn.execute(
             "INSERT INTO findings (run_id, id, signature, fingerprint, kind, title, functions,"
-            " cases, misuse_cases, trigger, location, frames, violation, violating_cases,"
+            " cases, misuse_cases, trigger, location, frame, frames, violation, violating_cases,"
             " example_function, example_case, stderr) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
              len(f.cases), f.misuse_cases, f.trigger, f.location,
+             f.frames[-1].text if f.frames else None,
              "\n".join(fr.text for fr in (e.frames or f.frames)), f.violation,
              len(f.violating), e.function, e.index, e.stderr))
         conn.executemany("INSERT INTO finding_cases VALUES (?, ?, ?, ?)",
@@ -433,6 +441,7 @@ class Stored:
     misuse_cases: int
     trigger: str
     location: str
+    frame: str
     frames: list
     violation: str
     violating_cases: int
@@ -446,10 +455,11 @@ class Stored:
 
     @property
     def place(self):
-        """The location as people read it: relative to the working
-        directory when the file lies under it."""
+        """Where it strikes as people read it: its file and line, relative
+        to the working directory when the file lies under it; else its
+        naming frame; None when no frame names it."""
         if not self.location:
-            return None
+            return self.frame
         file, _, line = self.location.rpartition(":")
         path = Path(file)
         if path.is_absolute() and path.is_relative_to(Path.cwd()):
@@ -466,7 +476,7 @@ def stored(conn, run):
     """The run's findings, in their order."""
     return [Stored(r["run_id"], r["id"], r["signature"], r["fingerprint"], r["kind"], r["title"],
                    r["functions"].split(","), r["cases"], r["misuse_cases"], r["trigger"],
-                   r["location"], r["frames"].splitlines() if r["frames"] else [],
+                   r["location"], r["frame"], r["frames"].splitlines() if r["frames"] else [],
                    r["violation"], r["violating_cases"], r["example_function"],
                    r["example_case"], r["stderr"])
             for r in _rows(conn, "SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run,))]

@@ -31,8 +31,8 @@ def as_text(targets):
             if f.is_violation:
                 lines.append(f"     breaks: {f.violation}")
             lines.append(f"     trigger: {f.trigger}")
-            if f.location or f.frames:
-                lines.append(f"     at: {f.place or f.frames[0]}")
+            if f.place:
+                lines.append(f"     at: {f.place}")
             if f.last_words:
                 lines.append(f"     last words: {f.last_words}")
             lines.append(f"     {t.repro_command(f.example_function, f.example_case)}"

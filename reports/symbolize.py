@@ -16,6 +16,7 @@ from pathlib import Path
 
 TOOL = "eu-addr2line"
 CHUNK = 400  # addresses per eu-addr2line process
+_INLINED = re.compile(r" inlined at .* in \S+$")  # "f inlined at FILE:LINE:COL in g"
 _PLACE = re.compile(r"^([^?].*?):([1-9]\d*)(?::\d+)?$")  # file:line, or file:line:column
 
 
@@ -53,8 +54,9 @@ def parse(frame):
 
 def _clean_path(path):
     """A source path as DWARF joins it, without its ./ detours: glibc's
-    './libio/./libio/wgenops.c' is 'libio/wgenops.c'."""
-    parts = [p for p in path.split("/") if p not in ("", ".")]
+    './libio/./libio/wgenops.c' and './libio/../libio/libioP.h' are
+    'libio/wgenops.c' and 'libio/libioP.h'."""
+    parts = [p for p in os.path.normpath(path).split("/") if p not in ("", ".")]
     for n in range(1, len(parts) // 2 + 1):
         if parts[:n] == parts[n:2 * n]:
             parts = parts[n:]
@@ -75,6 +77,9 @@ def _lookup(module, offsets):
         # two lines per address: the function, then file:line (?? when unknown)
         for offset, function, place in zip(chunk, out[0::2], out[1::2]):
             known = _PLACE.match(place)
+            # code inlined into another function is named by the function
+            # whose source it is, as its file and line are
+            function = _INLINED.sub("", function)
             found[offset] = (None if function.startswith("??") else function,
                              _clean_path(known.group(1)) if known else None,
                              int(known.group(2)) if known else None)

@@ -119,7 +119,9 @@ CREATE TABLE IF NOT EXISTS findings (
     misuse_cases INTEGER NOT NULL, -- of them, cases holding a value that is not acceptable
     trigger     TEXT    NOT NULL,  -- what its cases' values share, per function
     location    TEXT,              -- file:line of the frame that names it, when known
-    frames      TEXT    NOT NULL,  -- symbolized innermost frames, one per line
+    frame       TEXT,              -- that frame: "function (file:line)", "function (module)",
+                                   -- or "module+0xOFFSET"; NULL when no frame names it
+    frames      TEXT    NOT NULL,  -- the representative's symbolized frames, innermost first
     violation   TEXT,              -- the promise its cases break and where it is written, or NULL
     violating_cases INTEGER NOT NULL,
     example_function TEXT NOT NULL, -- the representative case: fewest unacceptable values
