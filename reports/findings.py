@@ -49,7 +49,6 @@ fingerprint of its signature, by which a later run, the gate and code
 scanning know it again."""
 import hashlib
 import re
-from pathlib import Path
 import signal as signals
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -132,7 +131,7 @@ _ASSERTION = re.compile(r"Assertion [`'](.*)' failed")
 _LIBC_MESSAGE = re.compile(r"^(?:\*\*\* )?(.+?)(?: \*\*\*)?(?:: terminated)?$")
 
 
-def _last_line(text):
+def last_line(text):
     lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
     return lines[-1] if lines else ""
 
@@ -148,7 +147,7 @@ def kind_of(case):
         assertion = _ASSERTION.search(case.stderr or "")
         if assertion:
             return "assertion", _MASK.sub("N", assertion.group(1))
-        message = _last_line(case.stderr)
+        message = last_line(case.stderr)
         if message:
             return "abort", _MASK.sub("N", _LIBC_MESSAGE.match(message).group(1))
         return "abort", ""
@@ -200,84 +199,6 @@ def crash_finding(case, library_modules):
         f"{what} jumping to a wild address in {case.function}"
     return Finding(signature, kind, title, chosen,
                    location=chosen[-1].place if chosen else None)
-
-
-# ---- the contract
-
-class Contract:
-    """A function's promises, as the spec states them, over value names."""
-
-    def __init__(self, function, contract, acceptable):
-        self.function = function
-        self.contract = contract
-        self.acceptable = acceptable  # per parameter: {value name: bool}
-
-    def accepts(self, values):
-        return [self.acceptable[i].get(v, True) for i, v in enumerate(values)]
-
-    def _others_acceptable(self, case, skip):
-        return all(a for i, a in enumerate(case.acceptable) if i not in skip)
-
-    def _error_rules(self, case):
-        params = [p.name for p in self.function.params]
-        for n, rule in enumerate(self.contract.errors if self.contract else ()):
-            named = {params.index(p): set(v) for p, v in rule.when}
-            if all(case.values[i].split(":", 1)[1] in vs for i, vs in named.items()) and \
-                    self._others_acceptable(case, named):
-                yield n, rule
-
-    def broken_by_crash(self, case):
-        """The promise a failing case breaks, in words, or None."""
-        c = self.contract
-        source = f" ({c.source})" if c else ""
-        # the most particular promise first: the error these values were to get
-        for _, rule in self._error_rules(case):
-            return f"answers {_when_text(rule)} with an error" + _source(rule, c)
-        for i, p in enumerate(self.function.params):
-            value = case.values[i].split(":", 1)[1]
-            if value in p.accepts and self._others_acceptable(case, {i}):
-                return f"accepts {p.name} = {value}" + source
-        if c and c.returns == "always":
-            return "returns whatever the values" + source
-        if c and c.returns == "acceptable" and all(case.acceptable):
-            return "returns on acceptable values" + source
-        return None
-
-    def broken_by_return(self, case):
-        """(promise number, kind, words) of an error promise a returning
-        case breaks, or None."""
-        for n, rule in self._error_rules(case):
-            if not case.error_reported:
-                return n, "no-error", f"answers {_when_text(rule)} with an error" + \
-                    _source(rule, self.contract)
-            if rule.errnos and errno_name(case.errno) not in rule.errnos:
-                return n, "errno", f"answers {_when_text(rule)} with errno " \
-                    f"{' or '.join(rule.errnos)}" + _source(rule, self.contract)
-        return None
-
-
-def _when_text(rule):
-    return " and ".join(f"{p} = {' or '.join(v)}" for p, v in rule.when)
-
-
-def _source(rule, contract):
-    return f" ({rule.source or contract.source})"
-
-
-def contracts_for(spec, listed, misuse):
-    """{function name: Contract}.  listed: the executor's functions (each
-    parameter's values); misuse: {datatype: {value: bool}}."""
-    result = {}
-    for f in listed:
-        function = spec.function(f["name"])
-        if not function:
-            continue
-        acceptable = []
-        for p, names in zip(function.params, f["values"]):
-            acceptable.append({f"{p.datatype}:{v}": not (misuse.get(p.datatype, {}).get(v)
-                                                         or v in p.undefined) for v in names})
-        result[function.name] = Contract(function, spec.contract_of(function), acceptable)
-    return result
 
 
 # ---- triggers and representatives
@@ -344,7 +265,7 @@ def analyze(conn, run, spec, contracts, library_modules):
         c.frames = frames
     groups = {}
     for c in cases:
-        contract = contracts.get(c.function)
+        contract = contracts.get(c.function)  # reports/contract.py
         c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
         if c.outcome in ("ABORT", "RESTART"):
             c.broken = contract.broken_by_crash(c) if contract else None
@@ -380,7 +301,7 @@ def analyze(conn, run, spec, contracts, library_modules):
     return findings, cases
 
 
-# ---- the store
+# ---- the modules under test
 
 def library_modules(spec):
     """The file names of the modules under test: the spec's libraries, or
@@ -397,125 +318,3 @@ class _Modules(frozenset):
 
     def __contains__(self, name):
         return any(name == m or name.startswith(m + ".") for m in self)
-
-
-def persist(conn, run, findings, cases):
-    """Writes the run's findings, their cases and its values' verdicts,
-    replacing what an earlier analysis of the run wrote."""
-    for table in ("findings", "finding_cases", "run_values"):
-        conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run,))
-    values = {}
-    for c in cases:
-        for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
-            values[(c.function, i, v)] = ok
-    conn.executemany("INSERT INTO run_values VALUES (?, ?, ?, ?, ?)",
-                     ((run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()))
-    for f in findings:
-        e = f.example
-        conn.execute(
-            "INSERT INTO findings (run_id, id, signature, fingerprint, kind, title, functions,"
-            " cases, misuse_cases, trigger, location, frame, frames, violation, violating_cases,"
-            " example_function, example_case, stderr) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
-             len(f.cases), f.misuse_cases, f.trigger, f.location,
-             f.frames[-1].text if f.frames else None,
-             "\n".join(fr.text for fr in (e.frames or f.frames)), f.violation,
-             len(f.violating), e.function, e.index, e.stderr))
-        conn.executemany("INSERT INTO finding_cases VALUES (?, ?, ?, ?)",
-                         ((run, c.function, c.index, f.id) for c in f.cases))
-
-
-@dataclass
-class Stored:
-    """A finding as the store holds it: what reports, the CLI, export and
-    the gate read."""
-    run: int
-    id: int
-    signature: str
-    fingerprint: str
-    kind: str
-    title: str
-    functions: list
-    cases: int
-    misuse_cases: int
-    trigger: str
-    location: str
-    frame: str
-    frames: list
-    violation: str
-    violating_cases: int
-    example_function: str
-    example_case: int
-    stderr: str
-
-    @property
-    def is_violation(self):
-        return self.violation is not None
-
-    @property
-    def place(self):
-        """Where it strikes as people read it: its file and line, relative
-        to the working directory when the file lies under it; else its
-        naming frame; None when no frame names it."""
-        if not self.location:
-            return self.frame
-        file, _, line = self.location.rpartition(":")
-        path = Path(file)
-        if path.is_absolute() and path.is_relative_to(Path.cwd()):
-            return f"{path.relative_to(Path.cwd())}:{line}"
-        return self.location
-
-    @property
-    def last_words(self):
-        """The representative's last line on stderr, or None."""
-        return _last_line(self.stderr) or None
-
-
-def stored(conn, run):
-    """The run's findings, in their order."""
-    return [Stored(r["run_id"], r["id"], r["signature"], r["fingerprint"], r["kind"], r["title"],
-                   r["functions"].split(","), r["cases"], r["misuse_cases"], r["trigger"],
-                   r["location"], r["frame"], r["frames"].splitlines() if r["frames"] else [],
-                   r["violation"], r["violating_cases"], r["example_function"],
-                   r["example_case"], r["stderr"])
-            for r in _rows(conn, "SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run,))]
-
-
-def _rows(conn, sql, args):
-    cursor = conn.execute(sql, args)
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor]
-
-
-@dataclass
-class AcceptableRate:
-    """The normalized failure rate over the cases whose values are all
-    acceptable, beside the raw one: what a library does with input its
-    documentation allows."""
-    rate: float          # percent: the mean over functions with such cases, or None
-    functions: int       # functions with at least one such case
-    cases: int
-    failing: int
-
-
-def acceptable_rate(conn, run):
-    verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
-        "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
-    per = defaultdict(lambda: [0, 0])
-    for function, values, outcome in conn.execute(
-            "SELECT function, value_names, outcome FROM results"
-            " WHERE run_id = ? AND outcome != 'SETUP'", (run,)):
-        names = values.split(" ") if values else []
-        if all(verdict.get((function, i, v), 1) for i, v in enumerate(names)):
-            per[function][0] += 1
-            per[function][1] += outcome in ("ABORT", "RESTART")
-    rates = [100.0 * f / n for n, f in per.values() if n]
-    return AcceptableRate(sum(rates) / len(rates) if rates else None, len(rates),
-                          sum(n for n, _ in per.values()), sum(f for _, f in per.values()))
-
-
-def repro_command(info, function, case):
-    """The command that runs one case of a run again (metrics.RunInfo)."""
-    return (f"trebuchet repro --target {info.target_arg} --function {function} --case {case}"
-            + ("" if info.dictionary == "ours" else f" --dictionary {info.dictionary}"))

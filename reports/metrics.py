@@ -22,7 +22,7 @@ from typing import Optional
 
 from trebuchet.runner.names import stderr_text
 
-from . import findings
+from . import findings_store
 
 # The one definition of a failing case.
 FAILING = ("ABORT", "RESTART")
@@ -315,8 +315,8 @@ class TargetSummary:
     equivalents: dict = field(default_factory=dict)
     repeated: int = 1  # how many times each case ran (run --repeat N)
     flaky: list = field(default_factory=list)  # [(function, case index, outcomes)]
-    findings: list = field(default_factory=list)  # [findings.Stored], in their order
-    acceptable: object = None  # findings.AcceptableRate: the rate over acceptable values
+    findings: list = field(default_factory=list)  # [findings_store.Stored], in their order
+    acceptable: object = None  # findings_store.AcceptableRate: the rate over acceptable values
 
     @property
     def violations(self):
@@ -327,7 +327,7 @@ class TargetSummary:
         return [f for f in self.findings if not f.is_violation]
 
     def repro_command(self, function, case):
-        return findings.repro_command(self.info, function, case)
+        return findings_store.repro_command(self.info, function, case)
 
     @property
     def target_version(self):
@@ -531,8 +531,8 @@ def summarize(conn, target, run, db=""):
                          " ORDER BY function, case_index", (run,)).fetchall()
     return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
                          repeated=repeated[0] if repeated else 1,
-                         flaky=[tuple(f) for f in flaky], findings=findings.stored(conn, run),
-                         acceptable=findings.acceptable_rate(conn, run))
+                         flaky=[tuple(f) for f in flaky], findings=findings_store.stored(conn, run),
+                         acceptable=findings_store.acceptable_rate(conn, run))
 
 
 def failing_cases(conn, run, function, limit):

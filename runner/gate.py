@@ -31,6 +31,7 @@ from pathlib import Path
 
 from trebuchet.reports import baseline as baselines
 from trebuchet.reports import findings as findings_model
+from trebuchet.reports import findings_store
 from trebuchet.reports import metrics, store
 
 from . import build, emit_c, executor, repro, spec as specs
@@ -50,7 +51,7 @@ class NewFailure:
     exit_status: int = None
     reruns: list = field(default_factory=list)  # each confirmation run's record, as
                                                 # `repro --json` prints it
-    finding: findings_model.Stored = None       # the run's finding it belongs to
+    finding: findings_store.Stored = None       # the run's finding it belongs to
     stored: tuple = None  # a broken promise's case: (outcome, error_reported, errno) stored
 
     @property
@@ -78,7 +79,7 @@ class NewFinding:
     """A finding of the gated run that the baseline does not know, with its
     new failures (none for a broken error promise: then its representative
     case is run again instead, as `example`)."""
-    finding: findings_model.Stored
+    finding: findings_store.Stored
     cases: list = field(default_factory=list)  # [NewFailure]
     example: NewFailure = None
 
@@ -240,7 +241,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
 def _attach_findings(conn, run, result):
     """Each new failure's finding; by finding, the new findings: those of
     new failures, and broken promises, that the baseline does not list."""
-    found = {f.id: f for f in findings_model.stored(conn, run)}
+    found = {f.id: f for f in findings_store.stored(conn, run)}
     of_case = {(fn, i): found.get(fid) for fn, i, fid in conn.execute(
         "SELECT function, case_index, finding FROM finding_cases WHERE run_id = ?", (run,))}
     for n in result.new:

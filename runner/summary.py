@@ -5,9 +5,9 @@ The rate comes from reports.metrics, like every other number."""
 
 
 def _findings(conn, run):
-    from trebuchet.reports import findings
+    from trebuchet.reports import findings_store
 
-    found = findings.stored(conn, run)
+    found = findings_store.stored(conn, run)
     violations = sum(f.is_violation for f in found)
     return (f"{len(found)} finding{'s' if len(found) != 1 else ''}, "
             f"{violations} contract violation{'s' if violations != 1 else ''}")

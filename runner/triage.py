@@ -3,8 +3,10 @@ rules): when `trebuchet run` ends, stopped or not, and when `merge` has
 joined shards.  What the contract accepts is read from the spec and from
 the executor's listing of the run's own values (the dictionary it drew
 from), so a report made later, elsewhere, needs neither."""
+import os
 import sqlite3
 
+from trebuchet.reports import contract, findings_store
 from trebuchet.reports import findings as findings_model
 from trebuchet.reports import store
 
@@ -24,19 +26,20 @@ def record(db, run, spec, plugin=None):
     dictionary = conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run,)).fetchone()[0]
     conn.close()
     listed = executor.list_functions(plugin, dictionary)
-    contracts = findings_model.contracts_for(spec, listed, _misuse(plugin, dictionary))
-    fd = store.writer_lock(db)
+    contracts = contract.contracts_for(spec, listed, _misuse(plugin, dictionary))
+    lock = store.writer_lock(db)  # no run writes the store meanwhile
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
     try:
         found, cases = findings_model.analyze(conn, run, spec, contracts,
                                               findings_model.library_modules(spec))
         with conn:
-            findings_model.persist(conn, run, found, cases)
+            findings_store.persist(conn, run, found, cases)
     except sqlite3.Error as e:
         raise TrebuchetError(f"cannot store the findings of run {run}: {e}", db) from None
     finally:
         conn.close()
+        os.close(lock)
     return found
 
 
