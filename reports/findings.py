@@ -53,9 +53,10 @@ import signal as signals
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from trebuchet.runner.names import errno_name, signal_name, stderr_text
+from trebuchet.runner.names import errno_name, last_line, signal_name, stderr_text
 
 from . import symbolize
+from .metrics import FAILING
 
 # Bytes of stack a test process may use (harness/world.c's soft limit), and
 # how much of it a SIGSEGV must have used to be a stack overflow.
@@ -129,11 +130,6 @@ class Finding:
 _MASK = re.compile(r"0x[0-9a-fA-F]+|\b\d+\b")
 _ASSERTION = re.compile(r"Assertion [`'](.*)' failed")
 _LIBC_MESSAGE = re.compile(r"^(?:\*\*\* )?(.+?)(?: \*\*\*)?(?:: terminated)?$")
-
-
-def last_line(text):
-    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    return lines[-1] if lines else ""
 
 
 def kind_of(case):
@@ -258,7 +254,7 @@ def _read_cases(conn, run):
 def analyze(conn, run, spec, contracts, library_modules):
     """The run's findings, numbered, violations first."""
     cases, ran = _read_cases(conn, run)
-    failing = [c for c in cases if c.outcome in ("ABORT", "RESTART")]
+    failing = [c for c in cases if c.outcome in FAILING]
     for c, frames in zip(failing, symbolize.symbolize(
             [(c.site["frames"].splitlines() if c.site and c.site["frames"] else [])
              for c in failing])):
@@ -267,7 +263,7 @@ def analyze(conn, run, spec, contracts, library_modules):
     for c in cases:
         contract = contracts.get(c.function)  # reports/contract.py
         c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
-        if c.outcome in ("ABORT", "RESTART"):
+        if c.outcome in FAILING:
             c.broken = contract.broken_by_crash(c) if contract else None
             made = crash_finding(c, library_modules)
             if c.unacceptable:

@@ -11,23 +11,18 @@ def summaries(conn, db, target=None):
             if target in (None, name)]
 
 
-def _plural(n, word):
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def as_text(targets):
     lines = []
     for t in targets:
         rate = t.acceptable.rate if t.acceptable else None
         lines.append(f"{t.target} (run {t.run}, {t.target_version}): "
-                     f"{_plural(len(t.findings), 'finding')}, "
-                     f"{_plural(len(t.violations), 'contract violation')}; failure rate "
+                     f"{t.findings_count}, {t.violations_count}; failure rate "
                      + (f"{rate:.2f}% over acceptable values, " if rate is not None else "")
                      + f"{t.failure_rate:.2f}% over every case")
-        for f in t.violations + t.other_findings:
+        for f in t.findings:
             misuse = f", {f.misuse_cases} misuse" if f.misuse_cases else ""
             lines.append(f"  #{f.id} {'VIOLATION ' if f.is_violation else ''}{f.title} "
-                         f"[{', '.join(f.functions)}: {_plural(f.cases, 'case')}{misuse}]")
+                         f"[{', '.join(f.functions)}: {metrics.plural(f.cases, 'case')}{misuse}]")
             if f.is_violation:
                 lines.append(f"     breaks: {f.violation}")
             lines.append(f"     trigger: {f.trigger}")

@@ -58,6 +58,11 @@ NOT_A_STREAM = frozenset(f"{datatype}:{value}" for datatype in ("FILE", "Sfio_t"
 TOP_VALUES = 5
 
 
+def plural(count, word):
+    """"1 finding", "2 findings"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def _rate(part, whole):
     return 100.0 * part / whole if whole else 0.0
 
@@ -323,8 +328,12 @@ class TargetSummary:
         return [f for f in self.findings if f.is_violation]
 
     @property
-    def other_findings(self):
-        return [f for f in self.findings if not f.is_violation]
+    def findings_count(self):
+        return plural(len(self.findings), "finding")
+
+    @property
+    def violations_count(self):
+        return plural(len(self.violations), "contract violation")
 
     def repro_command(self, function, case):
         return findings_store.repro_command(self.info, function, case)

@@ -31,3 +31,9 @@ def outcome_brief(outcome, signal=None, exit_status=None, errno=None):
     if outcome == "PASS" and errno is not None:
         return f"PASS errno {errno_name(errno)}"
     return outcome
+
+
+def last_line(text):
+    """The last line of a text that is not blank, stripped; '' for none."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
