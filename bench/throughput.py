@@ -7,13 +7,16 @@ Prints, for one parallelism (default: the executor's own, twice the cores):
   - the executor running selftest's st_return, a function that returns at
     once (every one of its 6561 cases, stored), with its sandbox
     (harness/isolation.c) and without (--no-sandbox), and what the sandbox
-    costs;
-  - a whole stdio campaign (5000-case cap);
+    costs; and without crash sites (--no-crash-sites, harness/crashsite.c),
+    and what they cost;
+  - a whole stdio campaign (5000-case cap), with and without crash sites
+    (a third of its cases die, each recording its site);
 and the ratios the project holds itself to: engine >= 0.8 x bare, stdio
-campaign >= 0.5 x bare.  Each figure is the median of --repeat runs; the
-bare loops and the two executor runs take turns within each repetition, in
-an order rotated between repetitions, so that drift in the machine's load
-falls on all of them alike.
+campaign >= 0.5 x bare, crash sites cost the engine at most 5%.  Each
+figure is the median of --repeat runs, with their range; the bare loops
+and the executor runs take turns within each repetition, in an order
+rotated between repetitions, so that drift in the machine's load falls on
+all of them alike.
 
     .venv/bin/python bench/throughput.py [--jobs N] [--repeat N] [--skip-stdio]
                                          [--baseline PATH]
@@ -73,6 +76,16 @@ def interleaved(repeat, measures):
     return samples
 
 
+def turn_cost(measured, without):
+    """What measured loses against without, from the median of the turns'
+    ratios."""
+    return 1 - statistics.median(m / w for m, w in zip(measured, without))
+
+
+def spread(samples):
+    return f"({min(samples):.0f}-{max(samples):.0f})"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
@@ -90,6 +103,8 @@ def main():
         "engine": lambda: campaign_rate("selftest", args.jobs, st_return)[0],
         "unsandboxed": lambda: campaign_rate("selftest", args.jobs,
                                              st_return + ["--no-sandbox"])[0],
+        "no_sites": lambda: campaign_rate("selftest", args.jobs,
+                                          st_return + ["--no-crash-sites"])[0],
     }
     if args.baseline:
         measures["baseline"] = lambda: campaign_rate("selftest", args.jobs, st_return,
@@ -99,14 +114,21 @@ def main():
     bare, engine, unsandboxed = rate["bare"], rate["engine"], rate["unsandboxed"]
     # the two runs of a repetition shared the machine's state: their ratio
     # is steadier than the ratio of the medians
-    cost = 1 - statistics.median(s / u for s, u in zip(samples["engine"], samples["unsandboxed"]))
+    cost = turn_cost(samples["engine"], samples["unsandboxed"])
+    sites_cost = turn_cost(samples["engine"], samples["no_sites"])
     print(f"parallelism            {args.jobs} cases in flight, {os.cpu_count()} cores, "
           f"medians of {args.repeat}")
-    print(f"bare fork+exit+wait    {bare:8.0f} cases/s")
-    print(f"  same, {servers} forkers     {rate['bare_split']:8.0f} cases/s   (reference: the executor forks from {servers} servers)")
-    print(f"executor, st_return    {engine:8.0f} cases/s   ratio {engine / bare:.2f}  (target >= 0.80)")
-    print(f"  same, no sandbox     {unsandboxed:8.0f} cases/s   ratio {unsandboxed / bare:.2f}  "
-          f"(the sandbox costs {100 * cost:+.1f}%, median of the turns' ratios)")
+    print(f"bare fork+exit+wait    {bare:8.0f} cases/s {spread(samples['bare'])}")
+    print(f"  same, {servers} forkers     {rate['bare_split']:8.0f} cases/s {spread(samples['bare_split'])}"
+          f"   (reference: the executor forks from {servers} servers)")
+    print(f"executor, st_return    {engine:8.0f} cases/s {spread(samples['engine'])}"
+          f"   ratio {engine / bare:.2f}  (target >= 0.80)")
+    print(f"  same, no sandbox     {unsandboxed:8.0f} cases/s {spread(samples['unsandboxed'])}"
+          f"   ratio {unsandboxed / bare:.2f}  (the sandbox costs {100 * cost:+.1f}%, median of"
+          f" the turns' ratios)")
+    print(f"  same, no crash sites {rate['no_sites']:8.0f} cases/s {spread(samples['no_sites'])}"
+          f"   ratio {rate['no_sites'] / bare:.2f}  (crash sites cost {100 * sites_cost:+.1f}%,"
+          f" median of the turns' ratios; target <= 5%)")
     if args.baseline:
         gain = statistics.median(e / b for e, b in zip(samples["engine"], samples["baseline"]))
         print(f"  baseline {args.baseline}\n"
@@ -114,10 +136,19 @@ def main():
               f"{rate['baseline'] / bare:.2f}  (this build runs {gain:.2f}x its rate, "
               f"median of the turns' ratios)")
     if not args.skip_stdio:
-        rates = [campaign_rate("stdio", args.jobs, []) for _ in range(args.repeat)]
-        stdio = statistics.median(r for r, _ in rates)
-        print(f"stdio campaign         {stdio:8.0f} cases/s   ratio {stdio / bare:.2f}  "
-              f"(target >= 0.50; {rates[0][1]} cases)")
+        cases = {}
+
+        def stdio_rate(extra):
+            r, cases["n"] = campaign_rate("stdio", args.jobs, extra)
+            return r
+        runs = interleaved(args.repeat, {"sites": lambda: stdio_rate([]),
+                                         "no_sites": lambda: stdio_rate(["--no-crash-sites"])})
+        stdio = statistics.median(runs["sites"])
+        print(f"stdio campaign         {stdio:8.0f} cases/s {spread(runs['sites'])}"
+              f"   ratio {stdio / bare:.2f}  (target >= 0.50; {cases['n']} cases)")
+        print(f"  same, no crash sites {statistics.median(runs['no_sites']):8.0f} cases/s "
+              f"{spread(runs['no_sites'])}   (crash sites cost"
+              f" {100 * turn_cost(runs['sites'], runs['no_sites']):+.1f}%)")
 
 
 if __name__ == "__main__":

@@ -75,14 +75,6 @@ static uintptr_t context_sp(const ucontext_t *uc)
 #endif
 }
 
-/* The signals whose si_addr is an address (the faulting access or
- * instruction); for the others it holds the sender's pid and uid. */
-static int has_address(int sig)
-{
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
-	       sig == SIGTRAP;
-}
-
 static struct tb_record *own_record(void)
 {
 	pid_t self = getpid();
@@ -200,7 +192,7 @@ static void record_dying(int sig, const siginfo_t *si, const ucontext_t *uc)
 
 	rec->dying_signal = sig;
 	rec->dying_code = si->si_code;
-	rec->fault_addr = has_address(sig) ? (uint64_t)(uintptr_t)si->si_addr : 0;
+	rec->fault_addr = tb_signal_has_address(sig) ? (uint64_t)(uintptr_t)si->si_addr : 0;
 	rec->sp = sp;
 	rec->stack_depth = top && sp <= top ? top - sp : TB_NO_DEPTH;
 	tb_mark_store(&rec->dying_mark, tb_dying_mark(rec));

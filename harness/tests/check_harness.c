@@ -578,7 +578,9 @@ START_TEST(server_classifies_real_processes)
 	res = run_one(&srv, 4, 0);
 	ck_assert_int_eq(res.outcome, TB_RESTART);
 	ck_assert_int_eq(res.site.signal, SIGXCPU);
-	ck_assert_int_eq(res.site.code, SI_KERNEL);
+	/* from the CPU limit; or, on a machine so loaded that the call got
+	 * less than its second in WALL_LIMIT deadlines, from the watchdog */
+	ck_assert(res.site.code == SI_KERNEL || res.site.code == SI_USER);
 	assert_first_frame_in_self(&res);
 	/* the kernel charges CPU time by ticks, so RLIMIT_CPU's 1 s may
 	 * fire a tick early: well past the 0.3 s wall deadline is the point */
