@@ -80,12 +80,16 @@ __asm__(".text\n"
 #endif
 
 /* Runs die in a child that installed the handler, as a test process of a
- * fork server would have it; returns its wait status. */
-static int child_dies(struct tb_record *rec, void (*die)(void))
+ * fork server would have it; checks that it died of sig having allocated
+ * nothing and left its frames; returns its record. */
+static struct tb_record *record_death(void (*die)(void), int sig)
 {
-	pid_t pid = fork();
+	struct tb_record *rec = shared(sizeof(*rec));
+	pid_t pid;
 	int status;
 
+	allocations = shared(sizeof(int));
+	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		if (tb_crashsite_install(rec, 1))
@@ -98,23 +102,20 @@ static int child_dies(struct tb_record *rec, void (*die)(void))
 		_exit(101);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	return status;
+	ck_assert(WIFSIGNALED(status));
+	ck_assert_int_eq(WTERMSIG(status), sig);
+	ck_assert_int_eq(*allocations, 0);
+	ck_assert_uint_eq(rec->dying_mark, tb_dying_mark(rec));
+	ck_assert_uint_eq(rec->frames_mark, tb_frames_mark(rec));
+	return rec;
 }
 
 START_TEST(handler_records_and_dies_of_its_signal_without_allocating)
 {
-	struct tb_record *rec = shared(sizeof(*rec));
+	struct tb_record *rec = record_death(write_to_null, SIGSEGV);
 	struct tb_site site;
-	int status;
 
-	allocations = shared(sizeof(int));
-	status = child_dies(rec, write_to_null);
-	ck_assert(WIFSIGNALED(status));
-	ck_assert_int_eq(WTERMSIG(status), SIGSEGV);
-	ck_assert_int_eq(*allocations, 0);
-	ck_assert_uint_eq(rec->dying_mark, tb_dying_mark(rec));
-	ck_assert_uint_eq(rec->frames_mark, tb_frames_mark(rec));
-	ck_assert_uint_ge(rec->nframes, 3);  /* write_to_null, child_dies, this test */
+	ck_assert_uint_ge(rec->nframes, 3);  /* write_to_null, record_death, this test */
 	ck_assert_uint_gt(tb_site_read(rec, &site), TB_SITE_HEAD);
 	ck_assert_int_eq(site.signal, SIGSEGV);
 	ck_assert_uint_eq(site.fault_addr, 0);
@@ -126,15 +127,10 @@ END_TEST
 #if defined(__x86_64__)
 START_TEST(second_fault_while_unwinding_keeps_the_frames_got_so_far)
 {
-	struct tb_record *rec = shared(sizeof(*rec));
+	/* the first signal, SIGILL, not the unwinder's SIGSEGV */
+	struct tb_record *rec = record_death(broken_frame, SIGILL);
 	struct tb_site site;
-	int status;
 
-	allocations = shared(sizeof(int));
-	status = child_dies(rec, broken_frame);
-	ck_assert(WIFSIGNALED(status));
-	ck_assert_int_eq(WTERMSIG(status), SIGILL);  /* the first signal, not the second */
-	ck_assert_uint_eq(rec->frames_mark, tb_frames_mark(rec));
 	ck_assert_uint_eq(rec->nframes, 1);  /* broken_frame's pc: its caller was never found */
 	ck_assert_uint_gt(tb_site_read(rec, &site), TB_SITE_HEAD);
 	ck_assert_int_eq(site.signal, SIGILL);
