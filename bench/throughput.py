@@ -11,7 +11,10 @@ Prints, for one parallelism (default: the executor's own, twice the cores):
     and what they cost;
   - a whole stdio campaign (5000-case cap), with and without crash sites
     (a third of its cases die, each recording its site);
-and the ratios the project holds itself to: engine >= 0.8 x bare, stdio
+and, for the runs with and without crash sites, the CPU time each case
+cost (the executor and every process under it), which other work on the
+machine disturbs far less than the wall clock; and the ratios the project
+holds itself to: engine >= 0.8 x bare, stdio
 campaign >= 0.5 x bare, crash sites cost the engine at most 5%.  Each
 figure is the median of --repeat runs, with their range; the bare loops
 and the executor runs take turns within each repetition, in an order
@@ -26,6 +29,7 @@ run in the same turns on the same plugin, to measure a change.
 """
 import argparse
 import os
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -51,17 +55,33 @@ def bare_rate(jobs, count, forkers=1):
     return float(out.split()[1])
 
 
-def campaign_rate(target, jobs, extra, executor=EXEC):
-    """Cases stored per second of wall time, for one whole executor run."""
+# CPU time of one executor run and every process under it (its fork
+# servers reap their test processes, and it reaps them): per case, a
+# measure that other work on the machine disturbs far less than wall time.
+cpu_per_case = {}
+
+
+def children_cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def campaign_rate(target, jobs, extra, executor=EXEC, cpu_key=None):
+    """Cases stored per second of wall time, for one whole executor run;
+    its CPU µs per case go to cpu_per_case[cpu_key] when given."""
     so = plugin(target)  # built (or found fresh) before the clock starts
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
+        cpu = children_cpu()
         start = time.perf_counter()
         subprocess.run([str(executor), "--plugin", str(so), "--db", str(db),
                         "--jobs", str(jobs), "--quiet", *extra], check=True)
         elapsed = time.perf_counter() - start
+        cpu = children_cpu() - cpu
         with sqlite3.connect(db) as conn:
             cases = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+    if cpu_key:
+        cpu_per_case.setdefault(cpu_key, []).append(1e6 * cpu / cases)
     return cases / elapsed, cases
 
 
@@ -82,8 +102,8 @@ def turn_cost(measured, without):
     return 1 - statistics.median(m / w for m, w in zip(measured, without))
 
 
-def spread(samples):
-    return f"({min(samples):.0f}-{max(samples):.0f})"
+def spread(samples, form=".0f"):
+    return f"({min(samples):{form}}-{max(samples):{form}})"
 
 
 def main():
@@ -100,11 +120,12 @@ def main():
     measures = {
         "bare": lambda: bare_rate(args.jobs, engine_cases),
         "bare_split": lambda: bare_rate(args.jobs, engine_cases, servers),
-        "engine": lambda: campaign_rate("selftest", args.jobs, st_return)[0],
+        "engine": lambda: campaign_rate("selftest", args.jobs, st_return, cpu_key="engine")[0],
         "unsandboxed": lambda: campaign_rate("selftest", args.jobs,
                                              st_return + ["--no-sandbox"])[0],
         "no_sites": lambda: campaign_rate("selftest", args.jobs,
-                                          st_return + ["--no-crash-sites"])[0],
+                                          st_return + ["--no-crash-sites"],
+                                          cpu_key="no_sites")[0],
     }
     if args.baseline:
         measures["baseline"] = lambda: campaign_rate("selftest", args.jobs, st_return,
@@ -129,6 +150,11 @@ def main():
     print(f"  same, no crash sites {rate['no_sites']:8.0f} cases/s {spread(samples['no_sites'])}"
           f"   ratio {rate['no_sites'] / bare:.2f}  (crash sites cost {100 * sites_cost:+.1f}%,"
           f" median of the turns' ratios; target <= 5%)")
+    print(f"  CPU per case         {statistics.median(cpu_per_case['engine']):8.1f} µs "
+          f"{spread(cpu_per_case['engine'], '.1f')} with crash sites, "
+          f"{statistics.median(cpu_per_case['no_sites']):.1f} µs "
+          f"{spread(cpu_per_case['no_sites'], '.1f')} without (crash sites cost "
+          f"{-100 * turn_cost(cpu_per_case['engine'], cpu_per_case['no_sites']):+.1f}% CPU)")
     if args.baseline:
         gain = statistics.median(e / b for e, b in zip(samples["engine"], samples["baseline"]))
         print(f"  baseline {args.baseline}\n"
@@ -139,7 +165,8 @@ def main():
         cases = {}
 
         def stdio_rate(extra):
-            r, cases["n"] = campaign_rate("stdio", args.jobs, extra)
+            r, cases["n"] = campaign_rate("stdio", args.jobs, extra,
+                                          cpu_key="stdio " + ("no_sites" if extra else "sites"))
             return r
         runs = interleaved(args.repeat, {"sites": lambda: stdio_rate([]),
                                          "no_sites": lambda: stdio_rate(["--no-crash-sites"])})
@@ -149,6 +176,11 @@ def main():
         print(f"  same, no crash sites {statistics.median(runs['no_sites']):8.0f} cases/s "
               f"{spread(runs['no_sites'])}   (crash sites cost"
               f" {100 * turn_cost(runs['sites'], runs['no_sites']):+.1f}%)")
+        with_cpu, without_cpu = cpu_per_case["stdio sites"], cpu_per_case["stdio no_sites"]
+        print(f"  CPU per case         {statistics.median(with_cpu):8.1f} µs "
+              f"{spread(with_cpu, '.1f')} with crash sites, {statistics.median(without_cpu):.1f}"
+              f" µs {spread(without_cpu, '.1f')} without (crash sites cost"
+              f" {-100 * turn_cost(with_cpu, without_cpu):+.1f}% CPU)")
 
 
 if __name__ == "__main__":
