@@ -53,34 +53,18 @@ static int first_signal;
 static volatile sig_atomic_t recording, escapable;
 static sigjmp_buf escape;
 
-static uintptr_t context_pc(const ucontext_t *uc)
+/* The interrupted pc and stack pointer. */
+static void context_regs(const ucontext_t *uc, uintptr_t *pc, uintptr_t *sp)
 {
 #if defined(__x86_64__)
-	return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	*pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 #elif defined(__aarch64__)
-	return (uintptr_t)uc->uc_mcontext.pc;
+	*pc = (uintptr_t)uc->uc_mcontext.pc;
+	*sp = (uintptr_t)uc->uc_mcontext.sp;
 #else
-	return 0;
+	*pc = *sp = 0;  /* no frames, no depth: the signal is still recorded */
 #endif
-}
-
-static uintptr_t context_sp(const ucontext_t *uc)
-{
-#if defined(__x86_64__)
-	return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-#elif defined(__aarch64__)
-	return (uintptr_t)uc->uc_mcontext.sp;
-#else
-	return 0;
-#endif
-}
-
-/* The signals whose si_addr is an address (the faulting access or
- * instruction); for the others it holds the sender's pid and uid. */
-static int has_address(int sig)
-{
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
-	       sig == SIGTRAP;
 }
 
 static struct tb_record *own_record(void)
@@ -194,13 +178,13 @@ static int place(struct dl_phdr_info *info, size_t size, void *unused)
 	return 0;
 }
 
-static void record_dying(int sig, const siginfo_t *si, const ucontext_t *uc)
+static void record_dying(int sig, const siginfo_t *si, uintptr_t sp)
 {
-	uintptr_t sp = context_sp(uc), top = (uintptr_t)rec->stack_top;
+	uintptr_t top = (uintptr_t)rec->stack_top;
 
 	rec->dying_signal = sig;
 	rec->dying_code = si->si_code;
-	rec->fault_addr = has_address(sig) ? (uint64_t)(uintptr_t)si->si_addr : 0;
+	rec->fault_addr = tb_signal_has_address(sig) ? (uint64_t)(uintptr_t)si->si_addr : 0;
 	rec->sp = sp;
 	rec->stack_depth = top && sp <= top ? top - sp : TB_NO_DEPTH;
 	tb_mark_store(&rec->dying_mark, tb_dying_mark(rec));
@@ -240,8 +224,11 @@ static void on_fatal(int sig, siginfo_t *si, void *context)
 	first_signal = sig;
 	rec = own_record();
 	if (rec) {
-		record_dying(sig, si, context);
-		record_frames(context_pc(context));
+		uintptr_t pc, sp;
+
+		context_regs(context, &pc, &sp);
+		record_dying(sig, si, sp);
+		record_frames(pc);
 	}
 	die(first_signal);
 }

@@ -9,6 +9,7 @@
 #ifndef TREBUCHET_RECORD_H
 #define TREBUCHET_RECORD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,6 +93,14 @@ static inline uint64_t tb_returned_mark(const struct tb_record *r)
 {
 	return tb_mark(r->nonce, TB_MARK_RETURNED, (uint64_t)r->call.ret,
 		       (uint64_t)(uint32_t)r->call.err, (uint64_t)r->call.error_reported);
+}
+
+/* The signals whose si_addr is an address (the faulting access or
+ * instruction); for the others it holds the sender's pid and uid. */
+static inline int tb_signal_has_address(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+	       sig == SIGTRAP;
 }
 
 /* Five words: the mark over the first three, marked again with the depth. */

@@ -4,19 +4,17 @@
  * store keeps, "MODULE+0xOFFSET" per line, MODULE the path the loader knew
  * the module by, "[unknown]" with the absolute pc for a pc in no module.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "site.h"
 
-/* si_addr is an address only for these signals, and only when the kernel
- * made the signal (si_code > 0): sent by a process (kill, raise: SI_USER,
- * SI_TKILL) it holds the sender's pid and uid. */
+/* si_addr is an address only for some signals (record.h), and only when
+ * the kernel made the signal (si_code > 0): sent by a process (kill,
+ * raise: SI_USER, SI_TKILL) it holds the sender's pid and uid. */
 static int has_fault_addr(int sig, int code)
 {
-	return code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
-			    sig == SIGILL || sig == SIGTRAP);
+	return code > 0 && tb_signal_has_address(sig);
 }
 
 /* The module's path, or NULL when the record's names do not hold one

@@ -13,6 +13,15 @@ def stored(db):
     return query(db, "SELECT count(*) FROM results")[0][0]
 
 
+def crash_sites(db):
+    """{(function, case): (signal, code, fault address, frames)} of the ABORT
+    cases: where each crashed, the same in every run of the case."""
+    rows = query(db, "SELECT c.function, c.case_index, c.signal, c.code, c.fault_addr, c.frames"
+                     " FROM crash_sites c JOIN results r USING (run_id, function, case_index)"
+                     " WHERE r.outcome = 'ABORT'")
+    return {tuple(r[:2]): tuple(r[2:]) for r in rows}
+
+
 def wait_all_gone(directory):
     """Blocks on each process working under directory until none is left
     (a fork server may fork once more before its own end)."""
@@ -45,5 +54,8 @@ def test_killed_then_resumed_equals_uninterrupted(tmp_path):
     assert query(killed, "SELECT count(*), count(finished) FROM runs") == [(1, 1)]
     assert query(killed, "SELECT count(*) FROM results")[0][0] == expected
     assert outcomes(killed) == outcomes(whole)
+    # each crash site stored with its result, none lost, none doubled
+    assert len(crash_sites(whole)) > 1000
+    assert crash_sites(killed) == crash_sites(whole)
     # the killed run's scratch directory went with the resumed run's
     assert list(scratch.iterdir()) == []

@@ -18,6 +18,7 @@
 #include "forkserver.h"
 #include "outcome.h"
 #include "scratch.h"
+#include "site.h"
 #include "store.h"
 
 /* ---- cases ---- */
@@ -186,6 +187,78 @@ START_TEST(sigxcpu_raised_by_the_call_itself_is_abort)
 
 	ck_assert_int_eq(res.outcome, TB_ABORT);
 	ck_assert_int_eq(res.signal, SIGXCPU);
+}
+END_TEST
+
+/* A record whose handler caught sig during the call. */
+static struct tb_record record_dying(int sig)
+{
+	struct tb_record r = record_with(1, 0, 0);
+
+	r.dying_signal = sig;
+	r.dying_code = 1;
+	r.sp = 0x7ffffff000;
+	r.stack_depth = 400;
+	r.dying_mark = tb_dying_mark(&r);
+	return r;
+}
+
+START_TEST(dying_mark_of_a_crash_is_abort_even_when_the_watchdog_ended_it)
+{
+	/* its unwinding hung (the crash held the loader's lock) until the
+	 * watchdog's SIGXCPU, then SIGKILL */
+	struct tb_record r = record_dying(SIGSEGV);
+	struct tb_result res = classify(&r, KILLED(SIGKILL), 1);
+
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGSEGV);
+	ck_assert(!res.channel_damaged);
+	res = classify(&r, KILLED(SIGSEGV), 0);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGSEGV);
+}
+END_TEST
+
+START_TEST(dying_mark_of_the_watchdogs_signal_is_restart)
+{
+	struct tb_record r = record_dying(SIGXCPU);
+
+	ck_assert_int_eq(classify(&r, KILLED(SIGXCPU), 1).outcome, TB_RESTART);
+	ck_assert_int_eq(classify(&r, KILLED(SIGKILL), 1).outcome, TB_RESTART);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 1000000).outcome, TB_RESTART);
+	/* raised by the call itself, its CPU allowance unused */
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 3000).outcome, TB_ABORT);
+}
+END_TEST
+
+START_TEST(forged_dying_mark_is_not_believed)
+{
+	struct tb_record r = record_dying(SIGSEGV);
+	struct tb_result res;
+
+	r.dying_signal = SIGBUS;  /* changed after the mark */
+	res = classify(&r, KILLED(SIGKILL), 1);
+	ck_assert_int_eq(res.outcome, TB_RESTART);
+	ck_assert(res.channel_damaged);
+	ck_assert_uint_eq(tb_site_read(&r, &res.site), 0);
+}
+END_TEST
+
+START_TEST(site_without_frames_mark_has_no_frames)
+{
+	struct tb_record r = record_dying(SIGSEGV);
+	struct tb_site site;
+
+	r.nframes = 1;
+	r.frames[0].offset = 0x1234;
+	r.frames[0].module = TB_NO_MODULE;
+	ck_assert_uint_eq(tb_site_read(&r, &site), TB_SITE_HEAD);
+	ck_assert_uint_eq(site.frames_len, 0);
+	ck_assert_int_eq(site.stack_depth, 400);
+	ck_assert(site.has_fault_addr);
+	r.frames_mark = tb_frames_mark(&r);
+	ck_assert_uint_eq(tb_site_read(&r, &site), TB_SITE_HEAD + strlen("[unknown]+0x1234"));
+	ck_assert_mem_eq(site.frames, "[unknown]+0x1234", site.frames_len);
 }
 END_TEST
 
@@ -396,17 +469,34 @@ static const struct tb_function functions[] = {
 static struct tb_result run_one(struct tb_server *srv, uint32_t fn, uint64_t index)
 {
 	struct tb_request req = { .fn = fn, .case_index = index };
+	static char wire[sizeof(struct tb_result)];
 	struct tb_result res;
 	ssize_t got;
 
 	ck_assert_int_eq(write(srv->request_fd, &req, sizeof(req)), sizeof(req));
 	/* one result in flight: it arrives alone, as many bytes as it holds */
-	got = read(srv->result_fd, &res, sizeof(res));
+	got = read(srv->result_fd, wire, sizeof(wire));
 	ck_assert_int_ge(got, TB_RESULT_HEAD);
+	ck_assert_int_eq(got, tb_result_wire_size_at(wire));
+	tb_result_unpack(wire, &res);
 	ck_assert_int_eq(got, tb_result_wire_size(&res));
 	ck_assert_uint_eq(res.fn, fn);
 	ck_assert_uint_eq(res.case_index, index);
 	return res;
+}
+
+/* The site's first frame is in this program: "PATH+0x...", PATH its own. */
+static void assert_first_frame_in_self(const struct tb_result *res)
+{
+	char self[4096], prefix[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	snprintf(prefix, sizeof(prefix), "%s+0x", self);
+	ck_assert_uint_gt(res->site.frames_len, strlen(prefix));
+	ck_assert_mem_eq(res->site.frames, prefix, strlen(prefix));
+	ck_assert_uint_eq(res->site_len, TB_SITE_HEAD + res->site.frames_len);
 }
 
 /* Starts a server on a new scratch directory root (a mkdtemp template) for
@@ -417,7 +507,7 @@ static void start_server(struct tb_server *srv, char *root, int cpu)
 	static struct tb_planned_function planned[NFUNCTIONS];
 	static struct tb_target target = { .nfunctions = NFUNCTIONS, .functions = planned };
 	struct tb_server_config cfg = {
-		.target = &target, .jobs = 2, .timeout_ms = 300, .cpu = cpu,
+		.target = &target, .jobs = 2, .timeout_ms = 300, .cpu = cpu, .crash_sites = 1,
 		.sandbox = { .devnull_fd = open("/dev/null", O_RDWR),
 			     .drop_privileges = geteuid() == 0, .uid = 65534, .gid = 65534,
 			     .address_space = 1ull << 30, .file_size = 1 << 20,
@@ -461,18 +551,37 @@ START_TEST(server_classifies_real_processes)
 	res = run_one(&srv, 0, 3);  /* int:INT_MAX */
 	ck_assert_int_eq(res.outcome, TB_PASS);
 	ck_assert_int_eq(res.ret, 2147483647);
+	ck_assert_uint_eq(res.site_len, 0);
 	res = run_one(&srv, 1, 0);
 	ck_assert_int_eq(res.outcome, TB_ABORT);
 	ck_assert_int_eq(res.signal, SIGSEGV);
+	/* where: a write to address 0 in call_crash, in this program */
+	ck_assert_int_eq(res.site.signal, SIGSEGV);
+	ck_assert_int_eq(res.site.code, SEGV_MAPERR);
+	ck_assert(res.site.has_fault_addr);
+	ck_assert_uint_eq(res.site.fault_addr, 0);
+	ck_assert_int_gt(res.site.stack_depth, 0);
+	assert_first_frame_in_self(&res);
 	res = run_one(&srv, 2, 0);
 	ck_assert_int_eq(res.outcome, TB_RESTART);
 	ck_assert_int_ge(res.duration_us, 300000);
+	/* asleep at the deadline: sent SIGXCPU, which its handler caught */
+	ck_assert_int_eq(res.site.signal, SIGXCPU);
+	ck_assert_int_eq(res.site.code, SI_USER);
+	ck_assert(!res.site.has_fault_addr);
+	ck_assert_uint_gt(res.site.frames_len, 0);
 	res = run_one(&srv, 3, 0);
 	ck_assert_int_eq(res.outcome, TB_ABORT);
 	ck_assert_int_eq(res.exit_status, 3);
+	ck_assert_uint_eq(res.site_len, 0);  /* no signal, no site */
 	/* computing past the wall deadline: the CPU limit stops it */
 	res = run_one(&srv, 4, 0);
 	ck_assert_int_eq(res.outcome, TB_RESTART);
+	ck_assert_int_eq(res.site.signal, SIGXCPU);
+	/* from the CPU limit; or, on a machine so loaded that the call got
+	 * less than its second in WALL_LIMIT deadlines, from the watchdog */
+	ck_assert(res.site.code == SI_KERNEL || res.site.code == SI_USER);
+	assert_first_frame_in_self(&res);
 	/* the kernel charges CPU time by ticks, so RLIMIT_CPU's 1 s may
 	 * fire a tick early: well past the 0.3 s wall deadline is the point */
 	ck_assert_int_ge(res.duration_us, 900000);
@@ -546,6 +655,10 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, deadline_during_call_is_restart);
 	tcase_add_test(contract, cpu_limit_reached_during_call_is_restart);
 	tcase_add_test(contract, sigxcpu_raised_by_the_call_itself_is_abort);
+	tcase_add_test(contract, dying_mark_of_a_crash_is_abort_even_when_the_watchdog_ended_it);
+	tcase_add_test(contract, dying_mark_of_the_watchdogs_signal_is_restart);
+	tcase_add_test(contract, forged_dying_mark_is_not_believed);
+	tcase_add_test(contract, site_without_frames_mark_has_no_frames);
 	tcase_add_test(contract, failed_setup_is_setup_with_param);
 	tcase_add_test(contract, crash_in_setup_is_setup);
 	tcase_add_test(contract, silent_death_is_a_harness_failure);
