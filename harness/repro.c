@@ -48,6 +48,10 @@ static void print_result(const struct tb_target *t, const struct tb_result *r, F
 		tb_outcome_names[r->outcome], r->signal, r->exit_status, (long long)r->ret, r->err,
 		r->error_reported, r->setup_param, r->cleanup_failed, (long long)r->duration_us);
 	print_bytes(r->stderr_tail, r->stderr_len, out);
+	/* where it ended: the site's frames, one per line (runner/repro.py
+	 * symbolizes them); "" when it left none */
+	fputs(", \"frames\": ", out);
+	print_bytes(r->site.frames, r->site_len ? r->site.frames_len : 0, out);
 	fputs("}\n", out);
 }
 

@@ -50,9 +50,25 @@ def describe(result):
     then, for a failing case that wrote to stderr, the end of what it wrote."""
     call = f"{result['function']}({', '.join(result['values'])})"
     line = f"{call} case {result['case']}: {outcome_text(result)}"
+    if result.get("frames"):
+        line += "\n" + frames_block(result["frames"].splitlines())
     if result.get("stderr"):
         line += "\n" + stderr_block(result["stderr"])
     return line
+
+
+def frames_block(frames):
+    """Where a failing case ended, innermost first, symbolized, down to the
+    call shim (the executor's frames below it say nothing of the case)."""
+    from trebuchet.reports import findings, symbolize
+
+    [named] = symbolize.symbolize([frames])
+    shown = []
+    for f in named:
+        if f.module_name in findings.HARNESS_MODULES and shown:
+            break
+        shown.append(f)
+    return "it ended in:\n" + "\n".join(f"  at {f.text}" for f in shown)
 
 
 def stderr_block(text):
