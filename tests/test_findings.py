@@ -135,3 +135,14 @@ def test_the_findings_command(store):
     assert [len(t["findings"]) for t in listed] == [9]
     first = listed[0]["findings"][0]
     assert first["repro"].startswith(f"trebuchet repro --target {SPEC} --function ")
+
+
+def test_repro_says_where_the_case_ended(store):
+    f = next(f for f in findings(store) if named_by(f) == ("SIGSEGV", "count_bytes"))
+    text = trebuchet("repro", "--target", SPEC, "--function", f["example_function"], "--case",
+                     f["example_case"], cwd=ROOT).stdout
+    lines = text.splitlines()
+    ended = lines.index("it ended in:")
+    assert lines[ended + 1].startswith("  at count_bytes (") and \
+        lines[ended + 1].endswith(f"defects.c:{defect_line('count_bytes')})")
+    assert lines[ended + 2].startswith(f"  at {f['example_function']} (")
