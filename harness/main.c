@@ -129,6 +129,11 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 	uname(&u);
 	snprintf(info->host, sizeof(info->host), "%s (%s %s %s)", u.nodename, u.sysname,
 		 u.release, u.machine);
+	/* the platform, with the sandbox level: outcomes on freed memory
+	 * legitimately differ between C libraries and their versions */
+	snprintf(info->kernel, sizeof(info->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	if (!confstr(_CS_GNU_LIBC_VERSION, info->libc, sizeof(info->libc)))
+		snprintf(info->libc, sizeof(info->libc), "unknown");
 	snprintf(info->harness_version, sizeof(info->harness_version), "%s", TB_VERSION);
 	info->seed = o->seed;
 	info->cap = o->cap;
