@@ -80,6 +80,23 @@ def test_the_gate_passes_a_library_against_its_own_baseline(demolib_v1, tmp_path
     assert sarif_errors(sarif) == [] and sarif["runs"][0]["results"] == []
 
 
+def test_a_baseline_from_another_platform_is_said_in_one_line(demolib_v1):
+    """The baseline records the platform (C library, kernel, sandbox); a run
+    on another is gated all the same, with one line saying so."""
+    db, baseline = demolib_v1
+    recorded = json.loads(baseline.read_text())["run"]
+    libc, kernel, sandbox = query(db, "SELECT libc, kernel, sandbox FROM runs")[0]
+    assert (recorded["libc"], recorded["kernel"], recorded["sandbox"]) == (libc, kernel, sandbox)
+    assert libc.startswith("glibc ") and kernel.startswith("Linux ")
+    assert "different platforms" not in gate(db, baseline, "--confirm", "0").stdout
+    baseline.write_text(baseline.read_text().replace(f'"libc": "{libc}"', '"libc": "glibc 2.19"'))
+    result = gate(db, baseline, "--confirm", "0")
+    assert result.returncode == 0, result.stdout + result.stderr
+    said = [line for line in result.stdout.splitlines() if "different platforms" in line]
+    assert said == [f"different platforms: libc glibc 2.19 in the baseline, {libc} in run 1"
+                    " (outcomes on freed memory may legitimately differ between them)"]
+
+
 def test_a_dropped_null_check_fails_the_gate_naming_exactly_the_new_cases(demolib_v1, tmp_path):
     db, baseline = demolib_v1
     run_demolib(2, db)
