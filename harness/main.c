@@ -213,10 +213,20 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 	return 0;
 }
 
+/* The sandbox refused: one line, once the input is known good, so that a
+ * bad input's message stays the one line it is everywhere. */
+static void say_unsandboxed(const struct tb_server_pool *servers, int as_nobody)
+{
+	if (servers->refused[0])
+		fprintf(stderr, "trebuchet-exec: no sandbox: %s; test processes see the "
+			"filesystem, network and IPC as %s does, as before\n", servers->refused,
+			as_nobody ? "nobody" : "this user");
+}
+
 /* --case (one case of one function) or --cases FILE: run, printed, nothing
  * stored. */
 static int single_cases(const struct tb_options *o, const struct tb_target *t,
-			struct tb_server_pool *pool)
+			struct tb_server_pool *pool, int as_nobody)
 {
 	struct tb_repro_case one, *cases = &one;
 	size_t n = 1;
@@ -240,6 +250,7 @@ static int single_cases(const struct tb_options *o, const struct tb_target *t,
 			return TB_EXIT_INPUT;
 		}
 	}
+	say_unsandboxed(pool, as_nobody);
 	rc = tb_repro(t, pool, cases, n, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
 	if (cases != &one)
 		free(cases);
@@ -313,14 +324,10 @@ int main(int argc, char **argv)
 		return TB_EXIT_HARNESS;
 	}
 	close(cfg.sandbox.devnull_fd);
-	if (servers.refused[0])
-		fprintf(stderr, "trebuchet-exec: no sandbox: %s; test processes see the "
-			"filesystem, network and IPC as %s does, as before\n", servers.refused,
-			cfg.sandbox.drop_privileges ? "nobody" : "this user");
 	catch_signals();
 
 	if (o.single) {
-		rc = single_cases(&o, &target, &servers);
+		rc = single_cases(&o, &target, &servers, cfg.sandbox.drop_privileges);
 		tb_pool_stop(&servers);
 		tb_remove_tree(AT_FDCWD, scratch);
 		return rc;
@@ -332,6 +339,7 @@ int main(int argc, char **argv)
 	if (!sel || open_run(&o, &target, &c, sel)) {
 		rc = TB_EXIT_INPUT;
 	} else {
+		say_unsandboxed(&servers, cfg.sandbox.drop_privileges);
 		rc = tb_campaign_run(&c);
 		if (rc == TB_CAMPAIGN_DONE && tb_store_finish_run(c.store, c.run_id))
 			rc = TB_CAMPAIGN_FAILED;

@@ -8,6 +8,7 @@ import select
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,51 @@ def processes_under(path):
         if cwd.startswith(str(path)):
             found.append(int(entry.name))
     return found
+
+
+@functools.cache
+def sandbox_refused():
+    """Why no sandbox can be had here (the executor's one line), or None
+    where it can: a one-case run asks for one, and its store says which
+    level it got.  A container without CAP_SYS_ADMIN, a chroot entered by an
+    ordinary user, a kernel that refuses user namespaces: level none."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "probe.db"
+        run = trebuchet("run", "--target", "selftest", "--functions", "st_return", "--cap", "1",
+                        "--db", db, "--quiet")
+        if query(db, "SELECT sandbox FROM runs") != [("none",)]:
+            return None
+        said = run.stderr.strip().splitlines()
+        return said[-1].removeprefix("trebuchet-exec: ") if said else "level none"
+
+
+def needs_sandbox():
+    """Skips the calling test, saying why, where no sandbox can be had."""
+    why = sandbox_refused()
+    if why:
+        pytest.skip(f"needs the sandbox, and there is none here ({why})")
+
+
+def _open_to_all(path):
+    """Whether any user may pass through every folder above path and write in it."""
+    return all(p.stat().st_mode & 0o001 for p in path.parents) and path.stat().st_mode & 0o002
+
+
+@pytest.fixture
+def share(tmp_path):
+    """The folder test processes share on purpose (TREBUCHET_SHARE).  The
+    sandbox binds it into their scratch directory; without one they follow a
+    link to it, which nobody (their user when trebuchet runs as root) can
+    follow only where every folder above lets anyone through, and pytest's
+    own (/tmp/pytest-of-root) does not."""
+    folder = tmp_path / "share"
+    folder.mkdir()
+    folder.chmod(0o777)
+    if os.geteuid() == 0 and not _open_to_all(folder):
+        why = sandbox_refused()
+        if why:
+            pytest.skip(f"no sandbox here ({why}), and nobody cannot reach {folder}")
+    return folder
 
 
 @pytest.fixture

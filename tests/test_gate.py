@@ -188,10 +188,9 @@ def test_a_shard_is_not_gated_before_it_is_merged(demolib_v1, tmp_path):
     assert result.returncode == 2 and "trebuchet merge" in result.stderr
 
 
-def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, tmp_path):
+def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, share,
+                                                                          tmp_path):
     _, scratch_parent = sandbox_dirs
-    share = tmp_path / "share"
-    share.mkdir()
     env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
     db, baseline = tmp_path / "s.db", tmp_path / "selftest.baseline"
     run = ("run", "--target", "selftest", "--functions", "st_flaky,st_return", "--cap", "20",
