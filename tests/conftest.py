@@ -142,7 +142,8 @@ def sandbox_refused():
         if query(db, "SELECT sandbox FROM runs") != [("none",)]:
             return None
         said = run.stderr.strip().splitlines()
-        return said[-1].removeprefix("trebuchet-exec: ") if said else "level none"
+        # "trebuchet-exec: no sandbox: REASON; test processes see ..."
+        return said[-1].split(": ", 2)[-1].split("; ")[0] if said else "level none"
 
 
 def needs_sandbox():
