@@ -184,3 +184,40 @@ def sandbox_dirs(tmp_path):
     tmp.mkdir()
     tmp.chmod(0o755)
     return cwd, tmp
+
+
+# A chroot made of the machine's own directories, bound in a mount namespace
+# of its own (so nothing of it outlives the command): / is then not a mount
+# point, as in a debootstrapped system entered with chroot, and there is no
+# /proc unless $3 says so; the checkout ($2) and $TREBUCHET_CHROOT_BIND are
+# bound at their own paths.  / is made shared there first, as systemd makes
+# it, and the mounts under the chroot's directory counted before and after:
+# the sandbox must make none that reach outside the chroot.
+CHROOT = r"""
+set -e
+top=$1 root=$2 proc=$3; shift 3
+mount --make-rshared /
+for d in usr etc dev; do mkdir -p "$top/$d"; mount --rbind "/$d" "$top/$d"; done
+for l in bin lib lib64 sbin; do [ -L "/$l" ] && ln -sfn "$(readlink "/$l")" "$top/$l"; done
+for d in "$root" $TREBUCHET_CHROOT_BIND; do mkdir -p "$top$d"; mount --bind "$d" "$top$d"; done
+mkdir -p "$top/tmp" "$top/var/tmp" "$top/proc"; chmod 1777 "$top/tmp" "$top/var/tmp"
+[ "$proc" = proc ] && mount -t proc proc "$top/proc"
+before=$(grep -c " $top" /proc/self/mountinfo)
+chroot "$top" "$@"
+after=$(grep -c " $top" /proc/self/mountinfo)
+[ "$before" = "$after" ] || { echo "the run left $((after - before)) mounts" >&2; exit 9; }
+"""
+
+
+def chroot_launcher(tmp, proc=False):
+    """launch(argv) for argv run as root in a chroot under tmp (see CHROOT)."""
+    top = tmp / f"chroot-{'proc' if proc else 'bare'}"
+    top.mkdir(exist_ok=True)
+    # the store's folder, and the Python the virtual environment was made from
+    python = "" if Path(sys.base_prefix).is_relative_to("/usr") else sys.base_prefix
+
+    def launch(argv):
+        return ["env", f"TREBUCHET_CHROOT_BIND={tmp} {python}", "unshare", "-m", "--propagation",
+                "private", "sh", "-c", CHROOT, "chroot", str(top), str(ROOT),
+                "proc" if proc else "bare", "env", "-i", "PATH=/usr/bin:/bin", *argv]
+    return launch

@@ -5,12 +5,9 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from conftest import ROOT, TREBUCHET, needs_sandbox, outcomes, query, trebuchet
+from conftest import ROOT, TREBUCHET, chroot_launcher, needs_sandbox, outcomes, query, trebuchet
 
 
 def test_two_stdio_campaigns_agree_case_by_case(tmp_path):
@@ -117,42 +114,6 @@ def test_the_world_of_a_test_process_does_not_depend_on_how_the_run_was_started(
 # unsettled), must not depend on the namespaces around the test processes.
 ACROSS_LEVELS = dict(FREED_MEMORY, stdio=FREED_MEMORY["stdio"] + ",freopen",
                      sfio=FREED_MEMORY["sfio"] + ",sfread,sfswap")
-# A chroot made of the machine's own directories, bound in a mount namespace
-# of its own (so nothing of it outlives the command): / is then not a mount
-# point, as in a debootstrapped system entered with chroot, and there is no
-# /proc unless $3 says so; the checkout ($2) and $TREBUCHET_CHROOT_BIND are
-# bound at their own paths.  / is made shared there first, as systemd makes
-# it, and the mounts under the chroot's directory counted before and after:
-# the sandbox must make none that reach outside the chroot.
-CHROOT = r"""
-set -e
-top=$1 root=$2 proc=$3; shift 3
-mount --make-rshared /
-for d in usr etc dev; do mkdir -p "$top/$d"; mount --rbind "/$d" "$top/$d"; done
-for l in bin lib lib64 sbin; do [ -L "/$l" ] && ln -sfn "$(readlink "/$l")" "$top/$l"; done
-for d in "$root" $TREBUCHET_CHROOT_BIND; do mkdir -p "$top$d"; mount --bind "$d" "$top$d"; done
-mkdir -p "$top/tmp" "$top/var/tmp" "$top/proc"; chmod 1777 "$top/tmp" "$top/var/tmp"
-[ "$proc" = proc ] && mount -t proc proc "$top/proc"
-before=$(grep -c " $top" /proc/self/mountinfo)
-chroot "$top" "$@"
-after=$(grep -c " $top" /proc/self/mountinfo)
-[ "$before" = "$after" ] || { echo "the run left $((after - before)) mounts" >&2; exit 9; }
-"""
-
-
-def _chroot(tmp, proc=False):
-    top = tmp / f"chroot-{'proc' if proc else 'bare'}"
-    top.mkdir(exist_ok=True)
-    # the store's folder, and the Python the virtual environment was made from
-    python = "" if Path(sys.base_prefix).is_relative_to("/usr") else sys.base_prefix
-
-    def launch(argv):
-        return ["env", f"TREBUCHET_CHROOT_BIND={tmp} {python}", "unshare", "-m", "--propagation",
-                "private", "sh", "-c", CHROOT, "chroot", str(top), str(ROOT),
-                "proc" if proc else "bare", "env", "-i", "PATH=/usr/bin:/bin", *argv]
-    return launch
-
-
 def _refused(argv):
     """A machine that refuses namespaces (a container without CAP_SYS_ADMIN)."""
     return ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "refused",
@@ -217,12 +178,12 @@ def _normal(cases):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a chroot and levels full and none need root")
 @pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare (util-linux)")
-def test_outcomes_do_not_depend_on_the_sandbox_level_nor_on_a_chroot(tmp_path):
+def test_outcomes_do_not_depend_on_the_sandbox_level_nor_on_achroot_launcher(tmp_path):
     needs_sandbox()
     levels = {"full": (_as_is, "full"), "none (--no-sandbox)": (_no_sandbox(_as_is), "none"),
               "none (namespaces refused)": (_refused, "none"),
-              "chroot without /proc, sandbox": (_chroot(tmp_path), "full"),
-              "chroot with /proc, --no-sandbox": (_no_sandbox(_chroot(tmp_path, True)), "none")}
+              "chroot without /proc, sandbox": (chroot_launcher(tmp_path), "full"),
+              "chroot with /proc, --no-sandbox": (_no_sandbox(chroot_launcher(tmp_path, True)), "none")}
     if not shutil.which("capsh"):  # libcap2-bin: the refusing machine is left out
         del levels["none (namespaces refused)"]
     results, repros, files = {}, {}, None
