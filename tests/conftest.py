@@ -196,7 +196,7 @@ def sandbox_dirs(tmp_path):
 CHROOT = r"""
 set -e
 top=$1 root=$2 proc=$3; shift 3
-mount --make-rshared /
+mount --make-rshared / || :  # not where / is no mount point (inside a chroot already)
 for d in usr etc dev; do mkdir -p "$top/$d"; mount --rbind "/$d" "$top/$d"; done
 for l in bin lib lib64 sbin; do [ -L "/$l" ] && ln -sfn "$(readlink "/$l")" "$top/$l"; done
 for d in "$root" $TREBUCHET_CHROOT_BIND; do mkdir -p "$top$d"; mount --bind "$d" "$top$d"; done
