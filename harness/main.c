@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,15 +59,17 @@ static void catch_signals(void)
 
 static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
 {
-	struct passwd *nobody = getpwnam("nobody");
+	uid_t uid = 65534;  /* where there is no nobody: its usual ids */
+	gid_t gid = 65534;
 	/* whole seconds: the granularity of RLIMIT_CPU */
 	rlim_t cpu = (rlim_t)((o->timeout_ms + 999) / 1000);
 
+	tb_world_user("nobody", &uid, &gid);
 	*sb = (struct tb_sandbox){
 		.devnull_fd = open("/dev/null", O_RDWR),
 		.drop_privileges = geteuid() == 0,
-		.uid = nobody ? nobody->pw_uid : 65534,
-		.gid = nobody ? nobody->pw_gid : 65534,
+		.uid = uid,
+		.gid = gid,
 		.address_space = (rlim_t)o->memory_mb << 20,
 		.file_size = (rlim_t)64 << 20,
 		/* the watchdog of a call that computes (see forkserver.c) */

@@ -39,7 +39,9 @@
  * umask, the descriptor limit) is normalised once in each fork server by
  * tb_world_server().
  */
+#include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,7 @@
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "world.h"
@@ -263,3 +266,33 @@ void tb_world_server(void)
 	umask(022);
 	soft_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
 }
+
+int tb_world_user(const char *name, uid_t *uid, gid_t *gid)
+{
+	struct { int found; uid_t uid; gid_t gid; } ids = { 0 };
+	int p[2];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct passwd *pw = getpwnam(name);
+
+		if (pw)
+			ids = (typeof(ids)){ 1, pw->pw_uid, pw->pw_gid };
+		_exit(write(p[1], &ids, sizeof(ids)) != (ssize_t)sizeof(ids));
+	}
+	close(p[1]);
+	n = pid < 0 ? -1 : read(p[0], &ids, sizeof(ids));
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	if (n != (ssize_t)sizeof(ids) || !ids.found)
+		return -1;
+	*uid = ids.uid;
+	*gid = ids.gid;
+	return 0;
+}
+
