@@ -18,6 +18,8 @@ APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2
               elfutils libc6-dbg
 # the tests' own: a headless browser for the report, expat for examples/expat
 APT_TEST   := chromium unzip libexpat1-dev
+# the suite `make debootstrap-check` makes (.ci/debootstrap-check says what else it takes)
+DEBIAN     ?= bookworm
 
 DATATYPE_SRC := $(wildcard datatypes/*.c)
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
@@ -63,6 +65,9 @@ bench: build ## print the executor's throughput, and what Robust SFIO's checks c
 
 bench-io: build ## the study's I/O benchmarks on stdio, SFIO and Robust SFIO (BENCH_IO_ARGS=...)
 	$(VENV)/bin/trebuchet bench io --db bench-io.db $(BENCH_IO_ARGS)
+
+debootstrap-check: ## the two commands on a bare Debian made with debootstrap, as root (DEBIAN=trixie for 13)
+	DEBIAN=$(DEBIAN) .ci/debootstrap-check
 
 clean: ## remove what the build made
 	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
@@ -221,4 +226,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test bench bench-io clean deps deps-test venv c
+.PHONY: help build run test bench bench-io clean deps deps-test venv c debootstrap-check

@@ -152,13 +152,72 @@ static int set_read_only(const char *path, int on, unsigned flags)
 }
 
 /* Binds the directory open at fd over path: by descriptor, since a mount
- * made before may have hidden the directory's own path. */
+ * made before may have hidden the directory's own path; with open_tree(2),
+ * not through /proc/self/fd, which a chroot may not have. */
 static int bind_fd(int fd, const char *path)
 {
-	char self[64];
+	int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH), rc;
 
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	return mount(self, path, NULL, MS_BIND, NULL);
+	if (tree < 0)
+		return -1;
+	rc = move_mount(tree, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH);
+	close(tree);
+	return rc;
+}
+
+/* Whether "." is the machine's root: its parent is itself. */
+static int at_top(void)
+{
+	struct stat here, up;
+
+	return !stat(".", &here) && !stat("..", &up) &&
+	       here.st_dev == up.st_dev && here.st_ino == up.st_ino;
+}
+
+/* Where "/" is not a mount point (a chroot) it cannot be made private, so
+ * this namespace's copy of the mount holding it would still pass every
+ * mount made here to the machine's (where that mount is shared, as
+ * systemd makes "/"): binding "/" onto itself from inside the chroot
+ * showed up in the machine's mount table, and stayed.  So, in this mount
+ * namespace only and as root (a chroot refuses user namespaces, so it is
+ * never level USER): out of the chroot (chroot(2) into scratch leaves the
+ * working directory outside the root, and ".." climbs to the top), every
+ * mount made private there, the chroot's directory bound onto itself, and
+ * back into it, now the root of a mount of its own.  Nothing of the old
+ * root stays open.  Container runtimes make their root a mount point the
+ * same way; only the way out is a chroot's. */
+static int own_root(const char *scratch, char *err, size_t len)
+{
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), tree = -1, rc = -1;
+
+	if (root < 0)
+		return failed(err, len, "opening", "/");
+	if (chroot(scratch) || fchdir(root)) {
+		failed(err, len, "leaving the chroot, whose root is not a mount point, at", "/");
+		goto out;
+	}
+	while (!at_top())
+		if (chdir("..")) {
+			failed(err, len, "leaving the chroot at", "..");
+			goto out;
+		}
+	if (chroot(".") || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		failed(err, len, "making mounts private above the chroot at", "/");
+		goto out;
+	}
+	tree = open_tree(root, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+	if (tree < 0 || move_mount(tree, "", root, "", MOVE_MOUNT_F_EMPTY_PATH |
+				   MOVE_MOUNT_T_EMPTY_PATH) ||
+	    fchdir(tree) || chroot(".")) {
+		failed(err, len, "binding the chroot onto itself at", "/");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (tree >= 0)
+		close(tree);
+	close(root);
+	return rc;
 }
 
 /* A stand-in for a shared directory: scratch/name, open at *fd. */
@@ -229,8 +288,12 @@ static int private_filesystem(const char *scratch, const char *share, char *err,
 	int nrw = 0, fd, share_fd = -1, i;
 
 	/* nothing mounted here may propagate to the machine's namespace */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return failed(err, len, "making mounts private at", "/");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		if (errno != EINVAL)  /* not "not a mount point" */
+			return failed(err, len, "making mounts private at", "/");
+		if (own_root(scratch, err, len))
+			return -1;
+	}
 	if (share && (share_fd = open(share, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return failed(err, len, "opening the shared directory", share);
 	fd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,15 +59,17 @@ static void catch_signals(void)
 
 static void sandbox_config(const struct tb_options *o, struct tb_sandbox *sb)
 {
-	struct passwd *nobody = getpwnam("nobody");
+	uid_t uid = 65534;  /* where there is no nobody: its usual ids */
+	gid_t gid = 65534;
 	/* whole seconds: the granularity of RLIMIT_CPU */
 	rlim_t cpu = (rlim_t)((o->timeout_ms + 999) / 1000);
 
+	tb_world_user("nobody", &uid, &gid);
 	*sb = (struct tb_sandbox){
 		.devnull_fd = open("/dev/null", O_RDWR),
 		.drop_privileges = geteuid() == 0,
-		.uid = nobody ? nobody->pw_uid : 65534,
-		.gid = nobody ? nobody->pw_gid : 65534,
+		.uid = uid,
+		.gid = gid,
 		.address_space = (rlim_t)o->memory_mb << 20,
 		.file_size = (rlim_t)64 << 20,
 		/* the watchdog of a call that computes (see forkserver.c) */
@@ -129,6 +130,11 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 	uname(&u);
 	snprintf(info->host, sizeof(info->host), "%s (%s %s %s)", u.nodename, u.sysname,
 		 u.release, u.machine);
+	/* the platform, with the sandbox level: outcomes on freed memory
+	 * legitimately differ between C libraries and their versions */
+	snprintf(info->kernel, sizeof(info->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	if (!confstr(_CS_GNU_LIBC_VERSION, info->libc, sizeof(info->libc)))
+		snprintf(info->libc, sizeof(info->libc), "unknown");
 	snprintf(info->harness_version, sizeof(info->harness_version), "%s", TB_VERSION);
 	info->seed = o->seed;
 	info->cap = o->cap;
@@ -208,10 +214,20 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 	return 0;
 }
 
+/* The sandbox refused: one line, once the input is known good, so that a
+ * bad input's message stays the one line it is everywhere. */
+static void say_unsandboxed(const struct tb_server_pool *servers, int as_nobody)
+{
+	if (servers->refused[0])
+		fprintf(stderr, "trebuchet-exec: no sandbox: %s; test processes see the "
+			"filesystem, network and IPC as %s does, as before\n", servers->refused,
+			as_nobody ? "nobody" : "this user");
+}
+
 /* --case (one case of one function) or --cases FILE: run, printed, nothing
  * stored. */
 static int single_cases(const struct tb_options *o, const struct tb_target *t,
-			struct tb_server_pool *pool)
+			struct tb_server_pool *pool, int as_nobody)
 {
 	struct tb_repro_case one, *cases = &one;
 	size_t n = 1;
@@ -235,6 +251,7 @@ static int single_cases(const struct tb_options *o, const struct tb_target *t,
 			return TB_EXIT_INPUT;
 		}
 	}
+	say_unsandboxed(pool, as_nobody);
 	rc = tb_repro(t, pool, cases, n, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
 	if (cases != &one)
 		free(cases);
@@ -309,14 +326,10 @@ int main(int argc, char **argv)
 		return TB_EXIT_HARNESS;
 	}
 	close(cfg.sandbox.devnull_fd);
-	if (servers.refused[0])
-		fprintf(stderr, "trebuchet-exec: no sandbox: %s; test processes see the "
-			"filesystem, network and IPC as %s does, as before\n", servers.refused,
-			cfg.sandbox.drop_privileges ? "nobody" : "this user");
 	catch_signals();
 
 	if (o.single) {
-		rc = single_cases(&o, &target, &servers);
+		rc = single_cases(&o, &target, &servers, cfg.sandbox.drop_privileges);
 		tb_pool_stop(&servers);
 		tb_remove_tree(AT_FDCWD, scratch);
 		return rc;
@@ -328,6 +341,7 @@ int main(int argc, char **argv)
 	if (!sel || open_run(&o, &target, &c, sel)) {
 		rc = TB_EXIT_INPUT;
 	} else {
+		say_unsandboxed(&servers, cfg.sandbox.drop_privileges);
 		rc = tb_campaign_run(&c);
 		if (rc == TB_CAMPAIGN_DONE && tb_store_finish_run(c.store, c.run_id))
 			rc = TB_CAMPAIGN_FAILED;

@@ -173,8 +173,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	if (tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
-			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, started)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),?,"
+			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, libc, kernel,"
+			       " started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),?,?,?,"
 			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
@@ -195,6 +195,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	tb_sqlite.bind_int(s, 15, info->shards);
 	tb_sqlite.bind_text(s, 16, info->spec, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 17, info->sandbox, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 18, info->libc, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 19, info->kernel, -1, SQLITE_STATIC);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_DONE)

@@ -3,7 +3,8 @@
 
 It holds what decides which cases a run draws and what they mean (seed,
 cap, dictionary and the digest of its values, the spec's digest), what it
-ran against (library and harness versions, timeout), per function its cases
+ran against (library and harness versions, timeout, the platform: C
+library, kernel, sandbox level), per function its cases
 and rates, and every case that did not pass: failing ones (ABORT, RESTART)
 and SETUP ones (which never reached the function, so had not passed either).
 A case of the run that the baseline does not list passed.  It also lists
@@ -26,7 +27,7 @@ from trebuchet.runner import paths
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
-from . import dictionaries, hindering, metrics, silent, store
+from . import dictionaries, hindering, metrics, platform, silent, store
 
 FORMAT = "trebuchet baseline 1"
 # The run parameters that must match for two runs to be compared case by case.
@@ -71,7 +72,7 @@ def run_parameters(info):
     return dict(seed=info.seed, cap=info.cap, timeout_ms=info.timeout_ms,
                 dictionary=info.dictionary, dictionary_digest=info.dictionary_digest,
                 spec_digest=info.spec_digest, library=info.target_version,
-                harness=info.harness_version)
+                harness=info.harness_version, **platform.of(info))
 
 
 def from_store(db, target, spec_name):

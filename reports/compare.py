@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import outcome_brief
 
-from . import metrics, store
+from . import metrics, platform, store
 
 FAILING = metrics.FAILING
 LIST_LIMIT = 20  # cases shown per section without --all
@@ -110,8 +110,9 @@ class Comparison:
 
 
 def _runs(conn, target, count):
-    rows = conn.execute("SELECT id, seed, cap FROM runs WHERE target = ? AND finished IS NOT NULL"
-                        " ORDER BY id DESC LIMIT ?", (target, count)).fetchall()
+    rows = conn.execute("SELECT id, seed, cap, libc, kernel, sandbox FROM runs WHERE target = ?"
+                        " AND finished IS NOT NULL ORDER BY id DESC LIMIT ?",
+                        (target, count)).fetchall()
     return list(reversed(rows))
 
 
@@ -127,7 +128,8 @@ def _pick(dbs, target):
         if len(runs) < wanted:
             raise TrebuchetError(f"needs {'two finished runs' if wanted == 2 else 'a finished run'}"
                                  f" of {target}", db)
-        picked += [(conn, dict(db=str(db), run=r["id"], seed=r["seed"], cap=r["cap"]))
+        picked += [(conn, dict(db=str(db), run=r["id"], seed=r["seed"], cap=r["cap"],
+                               **platform.of(dict(r))))
                    for r in runs]
     return picked
 
@@ -176,6 +178,9 @@ def _header(result):
     lines = [f"{result.target}: {_run_label(result.before)}  ->  {_run_label(result.after)}",
              f"compared {result.compared} cases run in both; not compared: "
              f"{result.only_before} run only in the first, {result.only_after} only in the second"]
+    different = platform.difference(result.before, result.after)
+    if different:
+        lines.append(different)
     if result.differing_values:
         lines.append(f"  ({result.differing_values} of each share a function and case index but"
                      " not their values: the datatypes differ between the two builds)")

@@ -140,13 +140,17 @@ def _check_counts(shards):
 
 def merged_run(shards):
     """The merged run's row: the shards' parameters, shard 1 of 1, from the
-    first start to the last finish, every host (in shard order), the most
-    jobs any shard had, the weakest sandbox any shard had."""
+    first start to the last finish, every host, C library and kernel (in
+    shard order), the most jobs any shard had, the weakest sandbox any shard
+    had."""
     shards = sorted(shards, key=lambda s: s.k)
     run = dict(shards[0].run)
     del run["id"]
-    hosts = list(dict.fromkeys(s.run["host"] for s in shards))
-    run.update(shard=1, shards=1, host=", ".join(hosts),
+
+    def every(key):
+        return ", ".join(dict.fromkeys(s.run[key] for s in shards))
+
+    run.update(shard=1, shards=1, host=every("host"), libc=every("libc"), kernel=every("kernel"),
                started=min(s.run["started"] for s in shards),
                finished=max(s.run["finished"] for s in shards),
                jobs=max(s.run["jobs"] for s in shards),

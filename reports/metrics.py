@@ -126,6 +126,8 @@ class RunInfo:
     shard: int        # the run holds shard K of N of its campaign's cases
     shards: int       # (run --shard K/N); 1 of 1: all of them
     sandbox: str      # the namespaces around its test processes: full, user, none
+    libc: str         # with sandbox, its platform (reports/platform.py): "glibc 2.36"
+    kernel: str       # "Linux 6.1.0-18-amd64 x86_64"
     spec: Optional[str] = None  # the spec's path as the run was given it, or None
 
     @property

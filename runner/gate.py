@@ -32,7 +32,7 @@ from pathlib import Path
 from trebuchet.reports import baseline as baselines
 from trebuchet.reports import findings as findings_model
 from trebuchet.reports import findings_store
-from trebuchet.reports import metrics, store
+from trebuchet.reports import metrics, platform, store
 
 from . import build, emit_c, executor, repro, spec as specs
 from .errors import TrebuchetError
@@ -360,6 +360,10 @@ def as_text(r):
              f"{r.baseline.path} ({r.baseline.run['library']})",
              f"compared {_plural(sum(r.compared.values()), 'case')} in "
              f"{_plural(len(r.compared), 'function')}; {r.still_failing} failing in both"]
+    different = platform.difference(r.baseline.run, platform.of(r.info),
+                                    ("the baseline", f"run {r.info.id}"))
+    if different:
+        lines.insert(1, different)
     if r.not_compared:
         lines.append(f"not compared (run by one side only): {', '.join(r.not_compared)}")
     if r.confirm:

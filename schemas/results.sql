@@ -34,7 +34,12 @@ CREATE TABLE IF NOT EXISTS runs (
     -- 'full' (root: read-only filesystem but scratch, private /tmp, no
     -- network, private IPC and PIDs; tests as nobody), 'user' (the same in
     -- an unprivileged user namespace), 'none' (refused, or --no-sandbox)
-    sandbox         TEXT    NOT NULL DEFAULT 'none'
+    sandbox         TEXT    NOT NULL DEFAULT 'none',
+    -- with the sandbox, the platform the outcomes belong to: what a case
+    -- does with freed memory legitimately differs between C libraries and
+    -- their versions (`trebuchet compare` and the gate say so in one line)
+    libc            TEXT    NOT NULL DEFAULT 'unknown',  -- the C library the executor ran on: "glibc 2.36"
+    kernel          TEXT    NOT NULL DEFAULT 'unknown'   -- "Linux 6.1.0-18-amd64 x86_64"
 );
 
 -- One function of one run: its signature and its case counts.

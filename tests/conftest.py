@@ -8,6 +8,7 @@ import select
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,52 @@ def processes_under(path):
     return found
 
 
+@functools.cache
+def sandbox_refused():
+    """Why no sandbox can be had here (the executor's one line), or None
+    where it can: a one-case run asks for one, and its store says which
+    level it got.  A container without CAP_SYS_ADMIN, a chroot entered by an
+    ordinary user, a kernel that refuses user namespaces: level none."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "probe.db"
+        run = trebuchet("run", "--target", "selftest", "--functions", "st_return", "--cap", "1",
+                        "--db", db, "--quiet")
+        if query(db, "SELECT sandbox FROM runs") != [("none",)]:
+            return None
+        said = run.stderr.strip().splitlines()
+        # "trebuchet-exec: no sandbox: REASON; test processes see ..."
+        return said[-1].split(": ", 2)[-1].split("; ")[0] if said else "level none"
+
+
+def needs_sandbox():
+    """Skips the calling test, saying why, where no sandbox can be had."""
+    why = sandbox_refused()
+    if why:
+        pytest.skip(f"needs the sandbox, and there is none here ({why})")
+
+
+def _open_to_all(path):
+    """Whether any user may pass through every folder above path and write in it."""
+    return all(p.stat().st_mode & 0o001 for p in path.parents) and path.stat().st_mode & 0o002
+
+
+@pytest.fixture
+def share(tmp_path):
+    """The folder test processes share on purpose (TREBUCHET_SHARE).  The
+    sandbox binds it into their scratch directory; without one they follow a
+    link to it, which nobody (their user when trebuchet runs as root) can
+    follow only where every folder above lets anyone through, and pytest's
+    own (/tmp/pytest-of-root) does not."""
+    folder = tmp_path / "share"
+    folder.mkdir()
+    folder.chmod(0o777)
+    if os.geteuid() == 0 and not _open_to_all(folder):
+        why = sandbox_refused()
+        if why:
+            pytest.skip(f"no sandbox here ({why}), and nobody cannot reach {folder}")
+    return folder
+
+
 @pytest.fixture
 def sandbox_dirs(tmp_path):
     """A working directory and a TMPDIR of the test's own, for runs whose
@@ -137,3 +184,40 @@ def sandbox_dirs(tmp_path):
     tmp.mkdir()
     tmp.chmod(0o755)
     return cwd, tmp
+
+
+# A chroot made of the machine's own directories, bound in a mount namespace
+# of its own (so nothing of it outlives the command): / is then not a mount
+# point, as in a debootstrapped system entered with chroot, and there is no
+# /proc unless $3 says so; the checkout ($2) and $TREBUCHET_CHROOT_BIND are
+# bound at their own paths.  / is made shared there first, as systemd makes
+# it, and the mounts under the chroot's directory counted before and after:
+# the sandbox must make none that reach outside the chroot.
+CHROOT = r"""
+set -e
+top=$1 root=$2 proc=$3; shift 3
+mount --make-rshared / || :  # not where / is no mount point (inside a chroot already)
+for d in usr etc dev; do mkdir -p "$top/$d"; mount --rbind "/$d" "$top/$d"; done
+for l in bin lib lib64 sbin; do [ -L "/$l" ] && ln -sfn "$(readlink "/$l")" "$top/$l"; done
+for d in "$root" $TREBUCHET_CHROOT_BIND; do mkdir -p "$top$d"; mount --bind "$d" "$top$d"; done
+mkdir -p "$top/tmp" "$top/var/tmp" "$top/proc"; chmod 1777 "$top/tmp" "$top/var/tmp"
+[ "$proc" = proc ] && mount -t proc proc "$top/proc"
+before=$(grep -c " $top" /proc/self/mountinfo)
+chroot "$top" "$@"
+after=$(grep -c " $top" /proc/self/mountinfo)
+[ "$before" = "$after" ] || { echo "the run left $((after - before)) mounts" >&2; exit 9; }
+"""
+
+
+def chroot_launcher(tmp, proc=False):
+    """launch(argv) for argv run as root in a chroot under tmp (see CHROOT)."""
+    top = tmp / f"chroot-{'proc' if proc else 'bare'}"
+    top.mkdir(exist_ok=True)
+    # the store's folder, and the Python the virtual environment was made from
+    python = "" if Path(sys.base_prefix).is_relative_to("/usr") else sys.base_prefix
+
+    def launch(argv):
+        return ["env", f"TREBUCHET_CHROOT_BIND={tmp} {python}", "unshare", "-m", "--propagation",
+                "private", "sh", "-c", CHROOT, "chroot", str(top), str(ROOT),
+                "proc" if proc else "bare", "env", "-i", "PATH=/usr/bin:/bin", *argv]
+    return launch

@@ -133,6 +133,28 @@ def test_text_names_each_change_and_the_counts(tmp_path):
     assert not any(name in result.stdout for name in ("int:SEVEN", "fd:DIR", "fd:STDOUT"))
 
 
+def test_runs_from_other_platforms_are_said_in_one_line(tmp_path):
+    """Outcomes on freed memory may differ between C library versions: the
+    comparison says where the two runs came from, in one line, and that is
+    all (the verdict is the cases')."""
+    db = make_store(tmp_path / "s.db", BEFORE, BEFORE)
+    assert not any(line.startswith("different platforms") for line in trebuchet("compare", db).stdout.splitlines())
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET libc = 'glibc 2.36', kernel = 'Linux 6.1.0 x86_64',"
+                     " sandbox = 'full' WHERE id = 1")
+        conn.execute("UPDATE runs SET libc = 'glibc 2.41', kernel = 'Linux 6.12.0 x86_64',"
+                     " sandbox = 'full' WHERE id = 2")
+    result = trebuchet("compare", db)
+    said = [line for line in result.stdout.splitlines() if "different platforms" in line]
+    assert said == ["different platforms: libc glibc 2.36 in the first, glibc 2.41 in the second;"
+                    " kernel Linux 6.1.0 x86_64 in the first, Linux 6.12.0 x86_64 in the second"
+                    " (outcomes on freed memory may legitimately differ between them)"]
+    assert result.stdout.splitlines()[-1].startswith("not regressed")
+    code, as_json = compare_json(db)
+    assert (as_json["before"]["libc"], as_json["after"]["libc"]) == ("glibc 2.36", "glibc 2.41")
+    assert as_json["after"]["sandbox"] == "full"
+
+
 def test_fixes_and_other_changes_alone_exit_0(tmp_path):
     before = [r for r in BEFORE if (r[0], r[1]) not in {("f", 1), ("g", 3)}]
     after = [r for r in AFTER if (r[0], r[1]) not in {("f", 1), ("g", 3)}]

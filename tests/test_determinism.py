@@ -1,10 +1,13 @@
 """Determinism: two runs of the same campaign give the same outcome, signal,
 exit status, errno and error flag for every case."""
+import json
 import os
 import shlex
+import shutil
 import subprocess
+import pytest
 
-from conftest import TREBUCHET, outcomes, query, trebuchet
+from conftest import ROOT, TREBUCHET, chroot_launcher, needs_sandbox, outcomes, query, trebuchet
 
 
 def test_two_stdio_campaigns_agree_case_by_case(tmp_path):
@@ -103,3 +106,104 @@ def test_the_world_of_a_test_process_does_not_depend_on_how_the_run_was_started(
     for name, (compared, differing, _) in report.items():
         print(f"  {name}: {compared} compared, {differing} differ")
     assert all(r[1] == 0 for r in report.values()), report
+
+
+# Across sandbox levels: what the freed-memory functions do, and freopen's
+# and sfread's and sfswap's cases on freed and closed streams (181 cases that
+# differed in a bare Debian chroot, where no /proc let the executor run
+# unsettled), must not depend on the namespaces around the test processes.
+ACROSS_LEVELS = dict(FREED_MEMORY, stdio=FREED_MEMORY["stdio"] + ",freopen",
+                     sfio=FREED_MEMORY["sfio"] + ",sfread,sfswap")
+def _refused(argv):
+    """A machine that refuses namespaces (a container without CAP_SYS_ADMIN)."""
+    return ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "refused",
+            "env", "-i", "PATH=/usr/bin:/bin", *argv]
+
+
+def _no_sandbox(launch):
+    """launch, with --no-sandbox for the CLI's run and the executor alike."""
+    return lambda argv: launch([*argv, "--no-sandbox"])
+
+
+def _level_campaign(db, launch, cwd):
+    for target, functions in ACROSS_LEVELS.items():
+        argv = [str(TREBUCHET), "run", "--target", target, "--functions", functions,
+                "--db", str(db), "--quiet"]
+        done = subprocess.run(launch(argv), cwd=cwd, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+def _plugin(target):
+    """The plugin `trebuchet run --target` built for a target of targets/."""
+    return ROOT / "build" / "targets" / target / f"{target}.so"
+
+
+def _repro_sample(db, tmp):
+    """{target: cases file} of every case on a freed or closed stream (by
+    stride, 300 at most per target): the cases whose fate hangs on the heap."""
+    files = {}
+    for target in ACROSS_LEVELS:
+        rows = query(db, "SELECT s.function, s.case_index FROM results s JOIN runs r ON"
+                         " r.id = s.run_id WHERE r.target = ? AND (s.value_names LIKE '%FREED%'"
+                         " OR s.value_names LIKE '%CLOSED%') ORDER BY 1, 2", target)
+        rows = rows[::max(1, len(rows) // 300)]
+        files[target] = tmp / f"{target}.cases"
+        files[target].write_text("".join(f"{f} {i}\n" for f, i in rows))
+    return files
+
+
+def _repro(launch, files, cwd):
+    """{(target, function, case): (outcome, signal, errno, ret of st_world)}
+    as the executor's --cases (what `trebuchet repro` runs) gives them."""
+    got = {}
+    exec_ = ROOT / "build" / "bin" / "trebuchet-exec"
+    for target, cases in files.items():
+        done = subprocess.run(launch([str(exec_), "--plugin", str(_plugin(target)), "--cases",
+                                      str(cases)]), cwd=cwd, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        for line in done.stdout.splitlines():
+            r = json.loads(line)
+            got[target, r["function"], r["case"]] = (
+                r["outcome"], r["signal"] if r["signal"] > 0 else None,
+                r["errno"] if r["outcome"] == "PASS" else None,
+                r["ret"] if r["function"] == "st_world" else None)
+    return got
+
+
+def _normal(cases):
+    """_cases' rows with a PASS's errno only (the store keeps none otherwise)."""
+    return {k: (v[0], v[1], v[2] if v[0] == "PASS" else None, v[3]) for k, v in cases.items()}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a chroot and levels full and none need root")
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare (util-linux)")
+def test_outcomes_do_not_depend_on_the_sandbox_level_nor_on_a_chroot(tmp_path):
+    needs_sandbox()
+    levels = {"full": (_as_is, "full"), "none (--no-sandbox)": (_no_sandbox(_as_is), "none"),
+              "none (namespaces refused)": (_refused, "none"),
+              "chroot without /proc, sandbox": (chroot_launcher(tmp_path), "full"),
+              "chroot with /proc, --no-sandbox": (_no_sandbox(chroot_launcher(tmp_path, True)), "none")}
+    if not shutil.which("capsh"):  # libcap2-bin: the refusing machine is left out
+        del levels["none (namespaces refused)"]
+    results, repros, files = {}, {}, None
+    for name, (launch, level) in levels.items():
+        db = tmp_path / f"{len(results)}.db"
+        _level_campaign(db, launch, tmp_path)
+        assert {r[0] for r in query(db, "SELECT sandbox FROM runs")} == {level}, name
+        results[name] = _normal(_cases(db))
+        files = files or _repro_sample(db, tmp_path)
+        repros[name] = _repro(launch, files, tmp_path)
+    expected = results["full"]
+    assert len(expected) > 15000
+    assert sum(1 for v in expected.values() if v[0] == "ABORT") > 1000
+    print("\ncases compared, differing from level full; repro's cases, differing from the"
+          " campaign:")
+    report = {}
+    for name, got in results.items():
+        assert got.keys() == expected.keys(), name
+        differing = [k for k in expected if got[k] != expected[k]]
+        repro_differing = [k for k, v in repros[name].items() if v != got[k]]
+        report[name] = (differing[:3], repro_differing[:3])
+        print(f"  {name}: {len(expected)} compared, {len(differing)} differ; repro"
+              f" {len(repros[name])}, {len(repro_differing)} differ")
+    assert all(not d and not r for d, r in report.values()), report

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, function_cases, trebuchet
+from conftest import ROOT, chroot_launcher, function_cases, trebuchet
 
 RETURNED = re.compile(r"^(\w+) returned (-?\d+), errno (\d+)", re.M)
 HANG_SECONDS = 10  # as `make run` gives a call: past it, the case hangs
@@ -258,3 +258,24 @@ def test_a_hang_hangs_after_saying_what_it_calls(tmp_path):
         subprocess.run(["./repro"], cwd=out, capture_output=True, text=True, timeout=2,
                        env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert b"repro: calling st_hang(int:ZERO)" in hung.value.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the chroot needs root")
+def test_a_freed_stream_case_ends_the_same_in_a_chroot_without_proc(tmp_path):
+    """The program settles its world (no randomised addresses) by executing
+    itself again; where there is no /proc to find itself by (a chroot
+    entered without mounting it) it goes by the name it was run by.  A case
+    whose fate hangs on the heap (HEAP_BOUND: it may end otherwise than in
+    the test process) then ends there as it does here, every time."""
+    _, out = emit(tmp_path, "stdio", "freopen", "--values", "path:NULL,mode:R,FILE:FREED")
+    build(out)
+    here = run(out)
+    inside = chroot_launcher(tmp_path)(
+        ["sh", "-c", f'cd "{out}" && TMPDIR="{out / "tmp"}" exec ./repro'])
+    for _ in range(3):
+        ran = subprocess.run(inside, capture_output=True, text=True, timeout=HANG_SECONDS)
+        if ran.returncode > 128:  # the chroot's shell reports a signal as 128 + it
+            ran.returncode = 128 - ran.returncode
+        assert ending(ran) == ending(here), ran.stderr
+        if ending(here)[0] == "PASS":
+            assert returned(ran)[2] == returned(here)[2]

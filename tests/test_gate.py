@@ -154,6 +154,23 @@ def test_the_gate_passes_a_library_against_its_own_baseline(demolib_v1, tmp_path
     assert sarif_errors(sarif) == [] and sarif["runs"][0]["results"] == []
 
 
+def test_a_baseline_from_another_platform_is_said_in_one_line(demolib_v1):
+    """The baseline records the platform (C library, kernel, sandbox); a run
+    on another is gated all the same, with one line saying so."""
+    db, baseline = demolib_v1
+    recorded = json.loads(baseline.read_text())["run"]
+    libc, kernel, sandbox = query(db, "SELECT libc, kernel, sandbox FROM runs")[0]
+    assert (recorded["libc"], recorded["kernel"], recorded["sandbox"]) == (libc, kernel, sandbox)
+    assert libc.startswith("glibc ") and kernel.startswith("Linux ")
+    assert "different platforms" not in gate(db, baseline, "--confirm", "0").stdout
+    baseline.write_text(baseline.read_text().replace(f'"libc": "{libc}"', '"libc": "glibc 2.19"'))
+    result = gate(db, baseline, "--confirm", "0")
+    assert result.returncode == 0, result.stdout + result.stderr
+    said = [line for line in result.stdout.splitlines() if "different platforms" in line]
+    assert said == [f"different platforms: libc glibc 2.19 in the baseline, {libc} in run 1"
+                    " (outcomes on freed memory may legitimately differ between them)"]
+
+
 def test_a_dropped_null_check_fails_the_gate_naming_exactly_the_new_cases(by_case, tmp_path):
     db, baseline = by_case
     run_demolib(2, db)
@@ -246,10 +263,9 @@ def test_a_shard_is_not_gated_before_it_is_merged(demolib_v1, tmp_path):
     assert result.returncode == 2 and "trebuchet merge" in result.stderr
 
 
-def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, tmp_path):
+def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, share,
+                                                                          tmp_path):
     _, scratch_parent = sandbox_dirs
-    share = tmp_path / "share"
-    share.mkdir()
     env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
     db, baseline = tmp_path / "s.db", tmp_path / "selftest.baseline"
     run = ("run", "--target", "selftest", "--functions", "st_flaky,st_return", "--cap", "20",

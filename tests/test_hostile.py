@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import function_cases, processes_under, query, trebuchet
+from conftest import function_cases, needs_sandbox, processes_under, query, trebuchet
 
 
 def nobody_files_in(directory):
@@ -104,6 +104,7 @@ def test_setup_and_cleanup_failures(selftest):
 
 
 def test_nothing_is_left_outside_the_scratch_directory(selftest):
+    needs_sandbox()  # without it, what the functions leave in /tmp stays there
     assert list(selftest["tmp"].iterdir()) == []
     assert {p.name for p in selftest["cwd"].iterdir()} <= {
         "selftest.db", "selftest.db-wal", "selftest.db-shm"}

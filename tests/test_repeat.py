@@ -10,10 +10,8 @@ from conftest import query, trebuchet
 from trebuchet.reports.metrics import wilson
 
 
-def test_a_case_that_alternates_is_flaky_and_listed(sandbox_dirs, tmp_path):
+def test_a_case_that_alternates_is_flaky_and_listed(sandbox_dirs, share, tmp_path):
     _, scratch_parent = sandbox_dirs
-    share = tmp_path / "share"  # the one folder test processes share (TREBUCHET_SHARE)
-    share.mkdir()
     env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
     toggle = share / "st_flaky.toggle"  # st_flaky fails on every other call
     toggle.write_text("1")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, processes_under, query, trebuchet
+from conftest import ROOT, needs_sandbox, processes_under, query, trebuchet
 
 ESCAPES = ("tmp", "var_tmp", "dev_shm", "home", "above", "store", "connect", "shm",
            "daemon", "signal", "fork_bomb")
@@ -37,8 +37,12 @@ def shm_present():
 
 
 def remove_shm():
-    if shm_present():
-        subprocess.run(["ipcrm", "-M", str(SHM_KEY)], check=True)
+    """As root, or where root may not (no CAP_SYS_ADMIN: a container), as
+    nobody, whose test process made it."""
+    if not shm_present():
+        return
+    if subprocess.run(["ipcrm", "-M", str(SHM_KEY)], capture_output=True).returncode:
+        subprocess.run(["runuser", "-u", "nobody", "--", "ipcrm", "-M", str(SHM_KEY)], check=True)
 
 
 def daemons():
@@ -168,6 +172,7 @@ def outcome(db, function):
 
 
 def test_as_root_nothing_gets_out_and_nothing_is_left(bait):
+    needs_sandbox()
     db = run_escapes(bait)
     assert query(db, "SELECT sandbox FROM runs") == [("full",)]
     assert bait.traces() == set()
@@ -242,7 +247,13 @@ os.execv(sys.argv[1], sys.argv[1:])
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to make the refusing namespace")
+def user_namespaces_possible():
+    """Whether this process may make a user namespace (a chroot may not)."""
+    return subprocess.run(["unshare", "--user", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not user_namespaces_possible(),
+                    reason="needs root and a user namespace to make the refusing namespace in")
 def test_where_namespaces_are_refused_the_run_goes_on_without_and_says_so_once(bait):
     db = bait.store / "s.db"
     result = subprocess.run(
@@ -268,12 +279,10 @@ def test_a_share_that_is_not_there_is_one_line_and_exit_2(tmp_path):
         f"trebuchet-exec: TREBUCHET_SHARE names {missing}: No such file or directory"]
 
 
-def test_a_scratch_directory_named_relative_is_the_run_s_writable_one(tmp_path):
+def test_a_scratch_directory_named_relative_is_the_run_s_writable_one(tmp_path, share):
     """--scratch relative to where the run starts, and the share: the
     sandbox finds both, and st_flaky flips its toggle through the share."""
     (tmp_path / "scratch").mkdir()
-    share = tmp_path / "share"
-    share.mkdir()
     toggle = share / "st_flaky.toggle"
     toggle.write_text("1")
     toggle.chmod(0o666)
@@ -287,6 +296,7 @@ def test_a_scratch_directory_named_relative_is_the_run_s_writable_one(tmp_path):
 
 
 def test_the_run_s_closing_line_names_its_sandbox_and_a_merge_keeps_the_weakest(tmp_path):
+    needs_sandbox()
     shards = []
     for k, option in ((1, []), (2, ["--no-sandbox"])):
         shards.append(tmp_path / f"shard-{k}.db")

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -112,6 +113,9 @@ static void settle(char **argv)
 		personality(PER_LINUX);  /* refused (some containers): randomised */
 	soft_limit(RLIMIT_STACK, (rlim_t)8 << 20);
 	execve("/proc/self/exe", argv, env);
+	/* no /proc (a chroot that was entered without mounting it): by the
+	 * name it was run by, still the right one before anything moved */
+	execve((const char *)getauxval(AT_EXECFN), argv, env);
 	/* could not re-execute: carry on in the caller's world */
 }
 
