@@ -105,6 +105,31 @@ def query(db, sql, *params):
         return conn.execute(sql, params).fetchall()
 
 
+def hand_store(db, functions, target="demo"):
+    """A store holding one finished run of target, made by hand to test the
+    numbers' definitions on cases counted by hand: functions is {name:
+    dict(signature=, datatypes=, cases=[(value names, outcome)], total=)},
+    a case's index its place in the list, total (the cross product) its
+    count unless given."""
+    with sqlite3.connect(db) as conn:
+        conn.executescript((ROOT / "schemas/results.sql").read_text())
+        run = conn.execute(
+            "INSERT INTO runs (target, target_version, host, harness_version, seed, cap,"
+            " timeout_ms, jobs, functions, started, finished, dictionary, dictionary_digest,"
+            " spec_digest) VALUES (?, 'v', 'h', 'v', 1, 10, 1000, 1, ?, '2026-01-01',"
+            " '2026-01-01', 'ours', 'd', 's')", (target, ",".join(functions))).lastrowid
+        for name, f in functions.items():
+            cases = f["cases"]
+            conn.execute("INSERT INTO functions (run_id, name, signature, datatypes, cases_total,"
+                         " cases_drawn, cases_run) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (run, name, f["signature"], f["datatypes"], f.get("total", len(cases)),
+                          len(cases), len(cases)))
+            conn.executemany("INSERT INTO results (run_id, function, case_index, value_names,"
+                             " outcome, duration_us) VALUES (?, ?, ?, ?, ?, 1)",
+                             [(run, name, i, v, o) for i, (v, o) in enumerate(cases)])
+    return db
+
+
 def outcomes(db, run_id=None):
     """{(function, case_index): (outcome, signal, exit_status, errno, error_reported)}"""
     where = "WHERE run_id = ?" if run_id is not None else ""
