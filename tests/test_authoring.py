@@ -141,6 +141,22 @@ def test_a_narrower_parameter_is_refused_unless_converted(probe):
              "convert: true")
 
 
+@pytest.mark.parametrize("ctype, datatype, read_as", [("long", "size", "signed"),
+                                                     ("unsigned int", "int", "unsigned")])
+def test_a_parameter_of_other_signedness_is_refused_unless_converted(probe, ctype, datatype,
+                                                                    read_as):
+    """Same width, other signedness: SIZE_MAX would arrive as -1, NEG_ONE as
+    UINT_MAX."""
+    plain = f"{{name: n, type: {ctype}, datatype: {datatype}}}"
+    spec = edited(probe, "probe.yaml", "{name: n, type: pr_ulong_t, datatype: size}", plain)
+    fails_at(spec, f"type: {ctype}, datatype: {datatype}", f"{ctype}: {read_as}",
+             f"read as {read_as}", "convert: true")
+    spec = edited(probe, "probe.yaml", "{name: n, type: pr_ulong_t, datatype: size}",
+                  plain.replace("}", ", convert: true}"))
+    listed = trebuchet("list", "functions", "--target", spec).stdout
+    assert "probe.pr_ulong" in listed
+
+
 def test_converted_values_that_become_equal_run_once(probe, tmp_path):
     listed = trebuchet("list", "functions", "--target", probe / "probe.yaml").stdout
     # size's 9 values in 4 bytes: 0, 1, 4096, 4097, INT_MAX, and UINT_MAX for
