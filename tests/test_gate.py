@@ -4,7 +4,7 @@ real regression: demolib (tests/demolib/), built as version 1 and as version
 must name are worked out here from the datatypes' value lists, not from the
 pipeline; the JUnit and SARIF files are checked against the schemas CI
 systems read (Jenkins' junit-10.xsd, OASIS's SARIF 2.1.0 schema, fetched by
-`make test`)."""
+the Makefile's test-schemas)."""
 import json
 import subprocess
 import xml.etree.ElementTree as ET
@@ -13,11 +13,10 @@ import jsonschema
 import pytest
 import xmlschema
 
-from conftest import ROOT, TREBUCHET, datatype_values, query, trebuchet
+from conftest import ROOT, TREBUCHET, ci_schemas, datatype_values, query, trebuchet
 
 DEMO_SPEC = "tests/demolib/demolib.yaml"
 DEMO_LIB = ROOT / "build/tests/demolib/libdemo.so"
-SCHEMAS = ROOT / "build/schemas"
 
 
 def build_demolib(version):
@@ -39,12 +38,12 @@ def gate(db, baseline, *args, env=None):
 
 
 def junit_valid(path):
-    xmlschema.XMLSchema(str(SCHEMAS / "junit-10.xsd")).validate(str(path))
+    xmlschema.XMLSchema(str(ci_schemas() / "junit-10.xsd")).validate(str(path))
     return ET.parse(path).getroot()
 
 
 def sarif_errors(document):
-    schema = json.loads((SCHEMAS / "sarif-schema-2.1.0.json").read_text())
+    schema = json.loads((ci_schemas() / "sarif-schema-2.1.0.json").read_text())
     validator = jsonschema.validators.validator_for(schema)(schema)
     return [e.message for e in validator.iter_errors(document)]
 
