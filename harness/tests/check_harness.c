@@ -179,6 +179,21 @@ START_TEST(cpu_limit_reached_during_call_is_restart)
 }
 END_TEST
 
+/* half the allowance used is proof enough that the limit stopped it (the
+ * two clocks differ); less is a kill from elsewhere */
+START_TEST(cpu_limit_counts_from_half_the_allowance)
+{
+	struct tb_record r = record_with(1, 0, 0);
+
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGKILL), 0, 500000).outcome, TB_RESTART);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 500000).outcome, TB_RESTART);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGKILL), 0, 499999).outcome, TB_ABORT);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 499999).outcome, TB_ABORT);
+	/* another signal at the limit is the call's own */
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGSEGV), 0, 1000000).outcome, TB_ABORT);
+}
+END_TEST
+
 START_TEST(sigxcpu_raised_by_the_call_itself_is_abort)
 {
 	struct tb_record r = record_with(1, 0, 0);
@@ -545,6 +560,7 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, exit_during_call_is_abort_with_status);
 	tcase_add_test(contract, deadline_during_call_is_restart);
 	tcase_add_test(contract, cpu_limit_reached_during_call_is_restart);
+	tcase_add_test(contract, cpu_limit_counts_from_half_the_allowance);
 	tcase_add_test(contract, sigxcpu_raised_by_the_call_itself_is_abort);
 	tcase_add_test(contract, failed_setup_is_setup_with_param);
 	tcase_add_test(contract, crash_in_setup_is_setup);
