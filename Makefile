@@ -56,6 +56,16 @@ test: build deps-test test-schemas ## run every test: the Check suites, then pyt
 	@echo "== $(ROBUST_SUITE) with glibc's allocator"; CK_FORK=yes LD_PRELOAD=libc.so.6 $(ROBUST_SUITE)
 	$(VENV)/bin/pytest -q tests
 
+# Not part of make test or CI: a time budget (MUTATION_SECONDS, default 2400)
+# split between the modules; outcomes kept in build/mutation/ for the next
+# run to go on from; MUTATION_MODULES=harness/cases.c (say) runs only those.
+mutation: build test-schemas $(VENV)/.mutation ## mutation testing of the code that decides verdicts; writes build/mutation/report.md
+	$(VENV)/bin/python mutation/run.py $(MUTATION_MODULES)
+
+$(VENV)/.mutation: pyproject.toml $(VENV)/.installed
+	$(VENV)/bin/pip install -q -e '.[test,mutation]'
+	touch $@
+
 bench: build ## print the executor's throughput, and what Robust SFIO's checks cost
 	$(VENV)/bin/python bench/throughput.py
 	$(BUILD)/bench/robust_checks
@@ -218,4 +228,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas bench bench-io clean deps deps-test venv c
+.PHONY: help build run test test-schemas mutation bench bench-io clean deps deps-test venv c
