@@ -117,11 +117,12 @@ def query(db, sql, *params):
 
 
 def hand_store(db, functions, target="demo"):
-    """A store holding one finished run of target, made by hand to test the
-    numbers' definitions on cases counted by hand: functions is {name:
-    dict(signature=, datatypes=, cases=[(value names, outcome)], total=)},
-    a case's index its place in the list, total (the cross product) its
-    count unless given."""
+    """Adds a finished run of target to a store (made if need be) by hand,
+    to test the numbers' definitions on cases counted by hand: functions is
+    {name: dict(signature=, datatypes=, cases=[(value names, outcome[,
+    {column: value}])], total=)}, a case's index its place in the list, the
+    dict any more of its columns (signal, errno, error_reported), total (the
+    cross product) its count unless given."""
     with sqlite3.connect(db) as conn:
         conn.executescript((ROOT / "schemas/results.sql").read_text())
         run = conn.execute(
@@ -135,9 +136,11 @@ def hand_store(db, functions, target="demo"):
                          " cases_drawn, cases_run) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (run, name, f["signature"], f["datatypes"], f.get("total", len(cases)),
                           len(cases), len(cases)))
-            conn.executemany("INSERT INTO results (run_id, function, case_index, value_names,"
-                             " outcome, duration_us) VALUES (?, ?, ?, ?, ?, 1)",
-                             [(run, name, i, v, o) for i, (v, o) in enumerate(cases)])
+            for i, (values, outcome, *more) in enumerate(cases):
+                columns = dict(run_id=run, function=name, case_index=i, value_names=values,
+                               outcome=outcome, duration_us=1, **(more[0] if more else {}))
+                conn.execute(f"INSERT INTO results ({', '.join(columns)}) VALUES"
+                             f" ({', '.join('?' * len(columns))})", list(columns.values()))
     return db
 
 

@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 import yaml
 
-from conftest import ROOT, campaigns_with_report, trebuchet
+from conftest import ROOT, campaigns_with_report, hand_store, trebuchet
+from trebuchet.reports import dictionaries, hindering, store
 from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
 
 FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]
@@ -86,3 +87,27 @@ def test_a_spec_of_ones_own_is_judged_by_its_errnos(tmp_path):
     page = (tmp_path / "r" / "ownlib-hindering-ours.html").read_text()
     # fputs into a stream open for reading: EOF with EBADF, not allowed here
     assert f"trebuchet repro --target {spec} --function fputs --case" in page
+
+
+def test_judged_by_hand(tmp_path):
+    """f's spec allows EBADF: an error with EINVAL, and one with no errno,
+    are Hindering; a quiet EINVAL, an ABORT and an allowed EBADF are not;
+    SETUP is not judged.  g's lists none: not judged."""
+    cases = [("int:ZERO", "PASS", dict(error_reported=1, errno=errno.EBADF)),
+             ("int:ONE", "PASS", dict(error_reported=1, errno=errno.EINVAL)),
+             ("int:NEG_ONE", "PASS", dict(error_reported=1, errno=0)),
+             ("int:INT_MAX", "PASS", dict(error_reported=0, errno=errno.EINVAL)),
+             ("int:INT_MIN", "ABORT", dict(signal=11)),
+             ("int:CHAR_255", "SETUP")]
+    functions = {name: dict(signature=f"int {name}(int a)", datatypes="int", cases=cases)
+                 for name in ("f", "g")}
+    functions["h"] = dict(signature="int h(int a)", datatypes="int", cases=[("int:ONE", "SETUP")])
+    db = hand_store(tmp_path / "hand.db", functions)
+    [found] = hindering.hindering_targets([(store.connect(db), db)],
+                                          dictionaries.newest_by_dictionary,
+                                          lambda info: {"f": {"EBADF"}, "h": {"EBADF"}})
+    assert (found.kind, found.target, found.run) == ("hindering", "demo", 1)
+    [f] = found.functions
+    assert (f.name, f.judged, f.count, f.indices) == ("f", 5, 2, {1, 2})
+    assert [(i, why) for i, _, why in f.cases] == [(1, "errno EINVAL"), (2, "no errno")]
+    assert f.rate == pytest.approx(40.0) and found.rate == pytest.approx(40.0)

@@ -1,0 +1,165 @@
+"""The gate's comparison, text, JUnit and SARIF on two runs counted by hand
+(no run again: --confirm 0), so that every rule of README's "The CI gate"
+is checked case by case and in well under a second: a case failing now
+that passed in the baseline is new, one failing in both is still failing,
+one the baseline lists as SETUP is neither, one that failed and passes now
+is fixed, a function only one side ran is not compared."""
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import ROOT, ci_schemas, hand_store
+from test_gate import junit_valid, sarif_errors
+from trebuchet.reports import baseline as baselines
+from trebuchet.reports import junit, sarif
+from trebuchet.runner import gate, spec as specs
+from trebuchet.runner.errors import TrebuchetError
+
+SPEC = "tests/demolib/demolib.yaml"
+SEGV, BUS = dict(signal=11), dict(signal=7)
+
+
+def demolib(count, clamp=None, length=None):
+    """A run's functions: demo_count's cases as given, demo_clamp's and
+    demo_length's when given."""
+    out = {"demo_count": dict(signature="size_t demo_count(const char *s, int c)",
+                              datatypes="string int", cases=count)}
+    if clamp:
+        out["demo_clamp"] = dict(signature="int demo_clamp(int v, int lo, int hi)",
+                                 datatypes="int int int", cases=clamp)
+    if length:
+        out["demo_length"] = dict(signature="size_t demo_length(const char *s)",
+                                  datatypes="string", cases=length)
+    return out
+
+
+VALUES = ["string:NULL int:ZERO", "string:NULL int:ONE", "string:EMPTY int:ZERO",
+          "string:EMPTY int:ONE", "string:LONG int:ZERO", "string:LONG int:ONE"]
+CLAMP = [("int:ZERO int:ZERO int:ONE", "PASS")]
+BASELINE = demolib([(VALUES[0], "PASS"), (VALUES[1], "ABORT", SEGV), (VALUES[2], "PASS"),
+                    (VALUES[3], "SETUP"), (VALUES[4], "RESTART"), (VALUES[5], "PASS")],
+                   clamp=CLAMP)
+NOW = demolib([(VALUES[0], "ABORT", SEGV),      # new
+               (VALUES[1], "ABORT", BUS),       # failing in both
+               (VALUES[2], "PASS"),
+               (VALUES[3], "ABORT", SEGV),      # SETUP in the baseline: not new
+               (VALUES[4], "PASS"),             # fixed
+               (VALUES[5], "RESTART")],         # new
+              clamp=CLAMP, length=[("string:NULL", "PASS")])
+
+
+@pytest.fixture
+def compared(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # as CI runs it: SARIF names the spec from here
+    db, path = tmp_path / "hand.db", tmp_path / "demolib.baseline"
+    hand_store(db, BASELINE, target="demolib")
+    path.write_text(baselines.dumps(baselines.from_store(db, "demolib", SPEC)))
+    hand_store(db, NOW, target="demolib")
+    return gate.gate(db, path, confirm=0), db, path
+
+
+def test_each_case_is_new_failing_in_both_fixed_or_neither(compared):
+    result, _, _ = compared
+    assert [(n.function, n.case, n.outcome, n.signal) for n in result.new] == [
+        ("demo_count", 0, "ABORT", 11), ("demo_count", 5, "RESTART", None)]
+    assert [n.values for n in result.new] == [VALUES[0].split(), VALUES[5].split()]
+    assert result.still_failing == 1
+    assert [(c["function"], c["case"], c["outcome"]) for c in result.fixed] == [
+        ("demo_count", 4, "RESTART")]
+    assert result.compared == {"demo_clamp": 1, "demo_count": 6}
+    assert result.not_compared == ["demo_length"]
+    # --confirm 0 trusts the stored outcome: every new failure is confirmed
+    assert (len(result.confirmed), len(result.flaky), result.failed) == (2, 0, True)
+
+
+def test_the_text_gives_the_verdict_and_a_repro_command_per_failure(compared):
+    result, db, path = compared
+    repro = f"trebuchet repro --target {SPEC} --function demo_count --case"
+    assert gate.as_text(result).splitlines() == [
+        f"gate demolib: run 2 of {db} (v) against {path} (v)",
+        "compared 7 cases in 2 functions; 1 failing in both",
+        "not compared (run by one side only): demo_length",
+        "new failures: 2, not run again, as --confirm 0 asks: 2 confirmed, 0 flaky",
+        "  demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV",
+        f"    {repro} 0",
+        "  demo_count(string:LONG, int:ONE) case 5: RESTART",
+        f"    {repro} 5",
+        "  (a repro command with --emit-c DIR writes a standalone C reproducer to attach to a"
+        " bug report)",
+        f"fixed: 1 case failed in the baseline and pass now; `trebuchet baseline --db {db}"
+        f" --target {SPEC} --out {path}` updates the baseline",
+        "  demo_count(string:LONG, int:ZERO) case 4",
+        "gate failed: 2 confirmed new failures"]
+
+
+def test_junit_has_a_failure_for_the_function_with_new_failures(compared, tmp_path):
+    result, _, _ = compared
+    junit.write(result, tmp_path / "j.xml")
+    root = junit_valid(tmp_path / "j.xml")
+    assert (root.get("tests"), root.get("failures")) == ("3", "1")
+    suite = root.find("testsuite")
+    assert (suite.get("name"), suite.get("tests"), suite.get("failures"),
+            suite.get("skipped")) == ("demolib", "3", "1", "1")
+    cases = {c.get("name"): c for c in suite.iter("testcase")}
+    assert list(cases) == ["demo_clamp", "demo_count", "demo_length"]
+    failure = cases["demo_count"].find("failure")
+    assert failure.get("type") == "ABORT RESTART"
+    assert failure.get("message") == ("2 new failing cases: passed in the baseline, fail now"
+                                      " (not run again: --confirm 0)")
+    assert failure.text.splitlines() == [
+        "demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV",
+        f"  trebuchet repro --target {SPEC} --function demo_count --case 0",
+        "demo_count(string:LONG, int:ONE) case 5: RESTART",
+        f"  trebuchet repro --target {SPEC} --function demo_count --case 5"]
+    assert cases["demo_clamp"].find("failure") is None and not list(cases["demo_clamp"])
+    assert cases["demo_length"].find("skipped").get("message") == \
+        "run by only one of the baseline and the run"
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert properties == {"baseline": result.baseline.path, "store": result.db, "run": "2",
+                          "library": "v", "baseline library": "v", "seed": "1", "cap": "10",
+                          "confirm": "0"}
+
+
+def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
+    result, _, path = compared
+    spec = specs.load(ROOT / SPEC)
+    document = sarif.document(result, spec, "9.9")
+    assert sarif_errors(document) == []
+    [run] = document["runs"]
+    assert run["tool"]["driver"]["version"] == "9.9"
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["ABORT", "RESTART"]
+    line = next(i for i, text in enumerate((ROOT / SPEC).read_text().splitlines(), 1)
+                if "name: demo_count" in text)
+    got = [(r["ruleId"], r["ruleIndex"], r["level"], r["partialFingerprints"],
+            r["locations"][0]["physicalLocation"], r["locations"][0]["logicalLocations"],
+            r["properties"]) for r in run["results"]]
+    where = dict(artifactLocation=dict(uri=SPEC), region=dict(startLine=line))
+    logical = [dict(name="demo_count", kind="function", fullyQualifiedName="demolib::demo_count")]
+    assert got == [
+        ("ABORT", 0, "error", {"trebuchetCase/v1": "demolib/demo_count/0"}, where, logical,
+         dict(case=0, values=VALUES[0].split(), outcome="ABORT SIGSEGV", reruns=[])),
+        ("RESTART", 1, "error", {"trebuchetCase/v1": "demolib/demo_count/5"}, where, logical,
+         dict(case=5, values=VALUES[5].split(), outcome="RESTART", reruns=[]))]
+    assert run["results"][0]["message"]["text"] == (
+        "demo_count(string:NULL, int:ZERO) (case 0) now ends ABORT SIGSEGV; it passed in the"
+        " baseline and was not run again (--confirm 0). Reproduce: trebuchet repro --target"
+        f" {SPEC} --function demo_count --case 0 (add --emit-c DIR for a standalone C program)")
+    assert run["properties"] == dict(baseline=str(path), store=result.db, run=2, library="v",
+                                     flaky=0, fixed=1)
+    assert run["automationDetails"] == {"id": "trebuchet/demolib/"}
+
+
+def test_runs_that_drew_other_cases_are_refused(compared, tmp_path):
+    _, db, path = compared
+    data = json.loads(path.read_text())
+    for key, value in (("seed", 2), ("cap", 11), ("spec_digest", "other")):
+        edited = tmp_path / f"{key}.baseline"
+        edited.write_text(baselines.dumps(dict(data, run=dict(data["run"], **{key: value}))))
+        with pytest.raises(TrebuchetError, match=f"its {key} \\({value} in the baseline"):
+            gate.gate(db, edited, confirm=0)
+    fewer = tmp_path / "fewer.baseline"
+    fewer.write_text(baselines.dumps(dict(data, functions=dict(
+        data["functions"], demo_count=dict(data["functions"]["demo_count"], cases=5)))))
+    with pytest.raises(TrebuchetError, match="demo_count: run 2 holds 6 cases, the baseline 5"):
+        gate.gate(db, fewer, confirm=0)
