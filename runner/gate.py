@@ -194,7 +194,8 @@ def emit_reproducers(result, out_dir):
         return []
     spec = _spec_for(result.spec, result.baseline)
     if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
-        _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms)
+        _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
+                    result.baseline.run["dictionary"])
     datatypes = repro.datatypes_of(spec)
     written = []
     for n in chosen:

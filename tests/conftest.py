@@ -116,7 +116,7 @@ def query(db, sql, *params):
         return conn.execute(sql, params).fetchall()
 
 
-def hand_store(db, functions, target="demo"):
+def hand_store(db, functions, target="demo", dictionary="ours"):
     """Adds a finished run of target to a store (made if need be) by hand,
     to test the numbers' definitions on cases counted by hand: functions is
     {name: dict(signature=, datatypes=, cases=[(value names, outcome[,
@@ -129,7 +129,7 @@ def hand_store(db, functions, target="demo"):
             "INSERT INTO runs (target, target_version, host, harness_version, seed, cap,"
             " timeout_ms, jobs, functions, started, finished, dictionary, dictionary_digest,"
             " spec_digest) VALUES (?, 'v', 'h', 'v', 1, 10, 1000, 1, ?, '2026-01-01',"
-            " '2026-01-01', 'ours', 'd', 's')", (target, ",".join(functions))).lastrowid
+            " '2026-01-01', ?, 'd', 's')", (target, ",".join(functions), dictionary)).lastrowid
         for name, f in functions.items():
             cases = f["cases"]
             conn.execute("INSERT INTO functions (run_id, name, signature, datatypes, cases_total,"

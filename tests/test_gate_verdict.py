@@ -98,3 +98,16 @@ def test_each_sarif_result_is_an_error_with_its_own_fingerprint(demolib_v1, tmp_
     assert {("demo_count", r["properties"]["case"]) for r in results} == expected_regression()
     # the same alert on every run, so code scanning knows it again
     assert [r["partialFingerprints"] for r in documents[1]["runs"][0]["results"]] == fingerprints
+
+
+def test_reproducers_are_written_without_reruns_too(demolib_v1, tmp_path):  # noqa: F811
+    """--confirm 0 --emit-c: the gate runs each chosen case once, for its
+    reproducer's record, in the baseline's dictionary."""
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    out = tmp_path / "reproducers"
+    result = gate(db, baseline, "--confirm", "0", "--emit-c", out)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert out.is_dir() and not result.stderr, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        f"{f}-case-{c}" for f, c in expected_regression())

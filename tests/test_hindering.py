@@ -89,25 +89,49 @@ def test_a_spec_of_ones_own_is_judged_by_its_errnos(tmp_path):
     assert f"trebuchet repro --target {spec} --function fputs --case" in page
 
 
-def test_judged_by_hand(tmp_path):
+def hand_run(db, target, dictionary="ours"):
     """f's spec allows EBADF: an error with EINVAL, and one with no errno,
     are Hindering; a quiet EINVAL, an ABORT and an allowed EBADF are not;
     SETUP is not judged.  g's lists none: not judged."""
     cases = [("int:ZERO", "PASS", dict(error_reported=1, errno=errno.EBADF)),
+             ("int:CHAR_255", "SETUP"),
              ("int:ONE", "PASS", dict(error_reported=1, errno=errno.EINVAL)),
              ("int:NEG_ONE", "PASS", dict(error_reported=1, errno=0)),
              ("int:INT_MAX", "PASS", dict(error_reported=0, errno=errno.EINVAL)),
-             ("int:INT_MIN", "ABORT", dict(signal=11)),
-             ("int:CHAR_255", "SETUP")]
+             ("int:INT_MIN", "ABORT", dict(signal=11))]
     functions = {name: dict(signature=f"int {name}(int a)", datatypes="int", cases=cases)
                  for name in ("f", "g")}
     functions["h"] = dict(signature="int h(int a)", datatypes="int", cases=[("int:ONE", "SETUP")])
-    db = hand_store(tmp_path / "hand.db", functions)
+    return hand_store(db, functions, target, dictionary)
+
+
+def test_judged_by_hand(tmp_path):
+    # listed by dictionary, then target
+    db = tmp_path / "hand.db"
+    for target, dictionary in (("a", "ours"), ("b", "ballista"), ("c", "ours")):
+        hand_run(db, target, dictionary)
+    found = hindering.hindering_targets([(store.connect(db), db)],
+                                        dictionaries.newest_by_dictionary,
+                                        lambda info: {"f": {"EBADF"}, "h": {"EBADF"}})
+    assert [(s.kind, s.target, s.dictionary, s.run) for s in found] == [
+        ("hindering", "b", "ballista", 2), ("hindering", "a", "ours", 1),
+        ("hindering", "c", "ours", 3)]
+    [f] = found[0].functions
+    assert (f.name, f.judged, f.count, f.indices) == ("f", 5, 2, {2, 3})
+    assert f.cases == [(2, ["int:ONE"], "errno EINVAL"), (3, ["int:NEG_ONE"], "no errno")]
+    assert f.rate == pytest.approx(40.0) and found[0].rate == pytest.approx(40.0)
+    assert found[0].judges == "the errnos its spec allows"
+    assert [(info.id, where) for info, where in found[0].runs] == [(2, db)]
+
+
+def test_judged_by_hand_against_the_errnos_of_the_spec(tmp_path):
+    """A run of stdio is judged by stdio's spec: fclose lists its errnos,
+    ungetc none."""
+    db = tmp_path / "stdio.db"
+    cases = [("FILE:READ", "PASS", dict(error_reported=1, errno=errno.EBADF)),
+             ("FILE:CLOSED", "PASS", dict(error_reported=1, errno=errno.ERANGE))]
+    hand_store(db, {name: dict(signature=f"int {name}(FILE *stream)", datatypes="FILE",
+                               cases=cases) for name in ("fclose", "ungetc")}, "stdio")
     [found] = hindering.hindering_targets([(store.connect(db), db)],
-                                          dictionaries.newest_by_dictionary,
-                                          lambda info: {"f": {"EBADF"}, "h": {"EBADF"}})
-    assert (found.kind, found.target, found.run) == ("hindering", "demo", 1)
-    [f] = found.functions
-    assert (f.name, f.judged, f.count, f.indices) == ("f", 5, 2, {1, 2})
-    assert [(i, why) for i, _, why in f.cases] == [(1, "errno EINVAL"), (2, "no errno")]
-    assert f.rate == pytest.approx(40.0) and found.rate == pytest.approx(40.0)
+                                          dictionaries.newest_by_dictionary)
+    assert [(f.name, f.judged, f.indices) for f in found.functions] == [("fclose", 2, {1})]
