@@ -151,7 +151,8 @@ def read_equivalents():
             continue
         if entry:
             path, before, after = entry[0][3:].strip(), entry[1][2:].strip(), entry[2][2:].strip()
-            out[f"{path}:{before} => {after}"] = " ".join(e.strip() for e in entry[3:])
+            why = " ".join(e.strip() for e in entry[3:])
+            out[f"{path}:{before} => {after}"] = why.removeprefix("why:").strip()
             entry = []
     return out
 

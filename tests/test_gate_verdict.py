@@ -47,8 +47,8 @@ def test_one_confirmed_new_failure_fails_the_gate(flaky, tmp_path):
     assert "1 confirmed, 0 flaky" in result.stdout
     assert "gate failed: 1 confirmed new failure" in result.stdout
     [one] = json.loads(sarif_path.read_text())["runs"][0]["results"]
-    assert (one["level"], one["partialFingerprints"]) == ("error",
-                                                          {"trebuchetCase/v1": "selftest/st_flaky/0"})
+    assert one["level"] == "error"
+    assert one["partialFingerprints"] == {"trebuchetCase/v1": "selftest/st_flaky/0"}
 
 
 def test_failing_on_two_of_three_reruns_is_flaky(flaky):
