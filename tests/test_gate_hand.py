@@ -163,3 +163,111 @@ def test_runs_that_drew_other_cases_are_refused(compared, tmp_path):
         data["functions"], demo_count=dict(data["functions"]["demo_count"], cases=5)))))
     with pytest.raises(TrebuchetError, match="demo_count: run 2 holds 6 cases, the baseline 5"):
         gate.gate(db, fewer, confirm=0)
+
+
+def rerun(outcome, signal=None, exit_status=None):
+    """A record of one run again, as `repro --json` prints it."""
+    return dict(outcome=outcome, signal=signal, exit_status=exit_status)
+
+
+def test_reruns_decide_what_is_confirmed_and_what_flaky(compared, tmp_path):
+    """Case 0 failed on each of 3 reruns: confirmed.  Case 5 on 2 of 3: flaky."""
+    result, _, _ = compared
+    result.confirm = 3
+    first, second = result.new
+    first.reruns = [rerun("ABORT", 11)] * 3
+    second.reruns = [rerun("RESTART"), rerun("PASS"), rerun("ABORT", None, 3)]
+    assert (first.failures_on_rerun, second.failures_on_rerun) == (3, 2)
+    assert (result.confirmed, result.flaky, result.failed) == ([first], [second], True)
+    text = gate.as_text(result).splitlines()
+    assert text[3:] == [
+        "new failures: 2, each run again 3 times on its own: 1 confirmed, 1 flaky",
+        "  demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV, failed again on 3 of 3"
+        " reruns",
+        f"    trebuchet repro --target {SPEC} --function demo_count --case 0",
+        "  (a repro command with --emit-c DIR writes a standalone C reproducer to attach to a"
+        " bug report)",
+        "flaky new failures (did not fail every time again; not counted):",
+        "  demo_count(string:LONG, int:ONE) case 5: RESTART, then RESTART, PASS, ABORT exit 3",
+        text[-3], text[-2], "gate failed: 1 confirmed new failure"]
+
+    junit.write(result, tmp_path / "j.xml")
+    failure = junit_valid(tmp_path / "j.xml").find(".//testcase[@name='demo_count']/failure")
+    assert (failure.get("type"), failure.get("message")) == (
+        "ABORT", "1 new failing case: passed in the baseline, fail now and on every rerun")
+    assert failure.text.splitlines()[2:] == [
+        "also failing now, but not on every rerun (flaky):",
+        "demo_count(string:LONG, int:ONE) case 5: RESTART",
+        f"  trebuchet repro --target {SPEC} --function demo_count --case 5"]
+
+    [only] = sarif.document(result, specs.load(ROOT / SPEC), "1")["runs"][0]["results"]
+    assert "and failed again on 3 of 3 reruns." in only["message"]["text"]
+    assert only["properties"]["reruns"] == ["ABORT SIGSEGV"] * 3
+
+    # a function whose only new failure is flaky: a flakyFailure, no failure
+    first.reruns[0] = rerun("PASS")
+    junit.write(result, tmp_path / "k.xml")
+    case = junit_valid(tmp_path / "k.xml").find(".//testcase[@name='demo_count']")
+    assert case.find("failure") is None
+    flaky = case.findall("flakyFailure")
+    assert [(f.get("type"), f.get("message"), f.find("system-out").text) for f in flaky] == [
+        ("ABORT", "demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV, then PASS, ABORT"
+         " SIGSEGV, ABORT SIGSEGV", f"trebuchet repro --target {SPEC} --function demo_count"
+         " --case 0"),
+        ("RESTART", "demo_count(string:LONG, int:ONE) case 5: RESTART, then RESTART, PASS,"
+         " ABORT exit 3", f"trebuchet repro --target {SPEC} --function demo_count --case 5")]
+
+
+def test_sarif_is_written_as_its_document_and_names_files_outside_as_uris(compared, tmp_path,
+                                                                          monkeypatch):
+    result, _, _ = compared
+    spec = specs.load(ROOT / SPEC)
+    sarif.write(result, spec, "1", tmp_path / "s.sarif")
+    text = (tmp_path / "s.sarif").read_text()
+    assert json.loads(text) == sarif.document(result, spec, "1") and text.endswith("}\n")
+    monkeypatch.chdir(tmp_path)
+    document = sarif.document(result, spec, "1")
+    where = document["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"] == (ROOT / SPEC).as_uri()
+    assert document["runs"][0]["invocations"] == [
+        dict(executionSuccessful=True, workingDirectory=dict(uri=tmp_path.as_uri() + "/"))]
+
+
+def test_a_baseline_is_read_back_as_written_and_a_bad_one_named_at_its_line(compared,
+                                                                           tmp_path):
+    result, _, path = compared
+    read = baselines.read(path)
+    assert (read.target, read.spec, read.run["seed"], read.run["library"]) == (
+        "demolib", SPEC, 1, "v")
+    assert read.failing == {("demo_count", 1): dict(function="demo_count", case=1,
+                                                     values=VALUES[1].split(), outcome="ABORT",
+                                                     signal="SIGSEGV"),
+                            ("demo_count", 4): dict(function="demo_count", case=4,
+                                                     values=VALUES[4].split(),
+                                                     outcome="RESTART")}
+    assert read.setup == {("demo_count", 3)}
+    assert read.functions["demo_count"] == dict(cases=6, setup=1, abort=1, restart=1,
+                                                abort_rate=20.0, restart_rate=20.0,
+                                                failure_rate=40.0)
+    lines = path.read_text().splitlines()
+    failing = lines.index(' "failing": [') + 1  # the first failing case's line, 0-based
+
+    def refused(text, line=None):
+        bad = tmp_path / "bad.baseline"
+        bad.write_text(text)
+        with pytest.raises(TrebuchetError) as e:
+            baselines.read(bad)
+        return str(e.value).removeprefix(f"{bad}:{line}: " if line else f"{bad}: ")
+
+    assert refused("{\n  nope", 2).startswith("not a baseline: ")
+    assert refused('{"format": "other"}\n').startswith("not a baseline of this trebuchet")
+    assert refused("[]\n").startswith("not a baseline of this trebuchet")
+    wrong = list(lines)
+    wrong[failing + 1] = wrong[failing + 1].replace('"RESTART"', '"RESTARTS"')
+    assert refused("\n".join(wrong), failing + 2).startswith("failing/1/outcome: 'RESTARTS'")
+    stray = list(lines)
+    stray[failing] = stray[failing].replace('"demo_count"', '"demo_other"', 1)
+    assert refused("\n".join(stray), failing + 1) == \
+        "failing/0: function 'demo_other' is not among the baseline's functions"
+    with pytest.raises(TrebuchetError, match="No such file"):
+        baselines.read(tmp_path / "missing.baseline")
