@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from conftest import campaigns_with_report, trebuchet
+from conftest import campaigns_with_report, hand_store, trebuchet
 from trebuchet.reports import dictionaries, silent, store
 
 FUNCTIONS = "sfclose,sfseek,sfputc,sfsync"
@@ -152,3 +152,43 @@ def test_sfio_and_stdio_vote_on_the_values_their_twin_datatypes_name_alike(twins
     # both functions judged, on a good part of their cases, and some Silent
     assert all(100 < judged < 1000 for votes in want.values() for judged, _ in votes.values())
     assert any(cases for votes in want.values() for _, cases in votes.values())
+
+
+def test_votes_counted_by_hand(tmp_path):
+    """sfx(Sfio_t, int, int) in sfio and robust_sfio, its equivalent
+    fx(int, int, FILE) in stdio: two parameters of one datatype, aligned in
+    order; a case Silent by two voters counted once; SETUP neither judged
+    nor voting; STRING, which FILE does not name, voted on by robust_sfio
+    alone."""
+    def cases(*rows):
+        datatypes = [v.split(":")[0] for v in rows[0][0].split()]
+        return {"sfx" if datatypes[0] == "Sfio_t" else "fx": dict(
+            signature="int f(void)", datatypes=" ".join(datatypes),
+            cases=[(v, o, dict(error_reported=e)) for v, o, e in rows])}
+
+    db = tmp_path / "votes.db"
+    hand_store(db, cases(("Sfio_t:READ int:ONE int:ZERO", "PASS", 0),
+                         ("Sfio_t:READ int:ZERO int:ONE", "PASS", 1),
+                         ("Sfio_t:STRING int:ONE int:ONE", "PASS", 0),
+                         ("Sfio_t:READ int:ONE int:ONE", "SETUP", 0)), "sfio")
+    hand_store(db, cases(("Sfio_t:READ int:ONE int:ZERO", "PASS", 1),
+                         ("Sfio_t:READ int:ZERO int:ONE", "PASS", 0),
+                         ("Sfio_t:STRING int:ONE int:ONE", "PASS", 1),
+                         ("Sfio_t:READ int:ONE int:ONE", "PASS", 1)), "robust_sfio")
+    hand_store(db, cases(("int:ONE int:ZERO FILE:READ", "PASS", 1),
+                         ("int:ZERO int:ONE FILE:READ", "PASS", 0),
+                         ("int:ONE int:ONE FILE:READ", "PASS", 0)), "stdio")
+    equivalents = {"sfio": {"sfx": "fx"}, "robust_sfio": {"sfx": "fx"}}
+    found = silent.silent_targets([(store.connect(db), db)],
+                                  lambda target: equivalents.get(target, {}),
+                                  dictionaries.newest_by_dictionary)
+    got = {s.target: [(f.name, f.judged, f.indices) for f in s.functions] for s in found}
+    assert got == {"sfio": [("sfx", 3, {0, 2})], "robust_sfio": [("sfx", 4, {1})],
+                   "stdio": [("fx", 3, {1, 2})]}
+    sfio = next(s for s in found if s.target == "sfio")
+    assert sfio.functions[0].cases == [
+        (0, ["Sfio_t:READ", "int:ONE", "int:ZERO"], "robust_sfio.sfx reported an error"),
+        (2, ["Sfio_t:STRING", "int:ONE", "int:ONE"], "robust_sfio.sfx reported an error")]
+    assert sfio.judges == "voting with robust_sfio (run 2), stdio (run 3)"
+    assert [(info.target, where) for info, where in sfio.runs] == [
+        ("sfio", db), ("robust_sfio", db), ("stdio", db)]
