@@ -138,6 +138,19 @@ def c_mutants(module, text):
         return out
 
 
+def mutants_of(module, text):
+    """The module's mutants, generated once per text of it (mutmut parses
+    the whole file again for each of its mutants: minutes for metrics.py)."""
+    kept = OUT / "mutants" / f"{_digest(module.path, text)}.json"
+    if kept.exists():
+        return [Mutant(module, **m) for m in json.loads(kept.read_text())]
+    mutants = (c_mutants if module.is_c else python_mutants)(module, text)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text(json.dumps([dict(line=m.line, before=m.before, after=m.after, text=m.text)
+                                for m in mutants]))
+    return mutants
+
+
 def read_equivalents():
     """{mutant key: why} from mutation/equivalent.txt: entries of three
     lines, `== FILE`, `- ORIGINAL LINE`, `+ MUTATED LINE`, then the reason
@@ -237,7 +250,6 @@ class Tally:
     statuses: dict = field(default_factory=dict)   # mutant key -> status
     survivors: list = field(default_factory=list)  # [Mutant]
     equivalent: list = field(default_factory=list)  # [(Mutant, why)]
-    seconds: float = 0.0
     note: str = ""
 
     def count(self, *statuses):
@@ -263,10 +275,10 @@ class Tally:
 
 def mutate_module(module, budget, cache, equivalents):
     tally = Tally(module)
-    started = time.monotonic()
     tree = Tree(module.path)
     try:
-        mutants = (c_mutants if module.is_c else python_mutants)(module, tree.text)
+        mutants = mutants_of(module, tree.text)
+        started = time.monotonic()  # the budget is for testing: mutants are made once
         tally.generated = len(mutants)
         random.Random(module.path).shuffle(mutants)  # a stopped run has tested a fair sample
         base = _digest(tree.text, tests_digest(module))
@@ -304,7 +316,6 @@ def mutate_module(module, budget, cache, equivalents):
         tree.restore()
         if module.build:  # leave the binaries of the original behind
             subprocess.run(["make", "-s", *module.build], cwd=ROOT, stdout=subprocess.DEVNULL)
-        tally.seconds = time.monotonic() - started
     return tally
 
 
