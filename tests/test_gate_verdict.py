@@ -12,30 +12,15 @@ import json
 
 import pytest
 
-from conftest import query, trebuchet
-from test_gate import demolib_v1, expected_regression, gate, run_demolib, sarif_errors  # noqa: F401
+from conftest import trebuchet
+from test_gate import (demolib_v1, expected_regression, flaky_new_failure, gate,  # noqa: F401
+                       run_demolib, sarif_errors)
 from trebuchet.reports import baseline as baselines
 
 
 @pytest.fixture(scope="module")
 def flaky(tmp_path_factory):
-    """A store whose newest run has st_flaky's one case fail, where its
-    baseline passed; returns (db, baseline, toggle, env)."""
-    base = tmp_path_factory.mktemp("verdict")
-    share, scratch_parent = base / "share", base / "tmp"
-    share.mkdir()
-    scratch_parent.mkdir()
-    env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
-    db, baseline = base / "s.db", base / "selftest.baseline"
-    run = ("run", "--target", "selftest", "--functions", "st_flaky", "--db", db, "--quiet")
-    trebuchet(*run, env=env)
-    trebuchet("baseline", "--db", db, "--target", "selftest", "--out", baseline)
-    toggle = share / "st_flaky.toggle"
-    toggle.write_text("1")
-    toggle.chmod(0o666)
-    trebuchet(*run, env=env)
-    assert query(db, "SELECT outcome FROM results ORDER BY run_id") == [("PASS",), ("ABORT",)]
-    return db, baseline, toggle, env
+    return flaky_new_failure(tmp_path_factory.mktemp("verdict"), "st_flaky")
 
 
 def test_one_confirmed_new_failure_fails_the_gate(flaky, tmp_path):
