@@ -105,17 +105,39 @@ def _changed_line(original, mutated):
     return None
 
 
+def _statements(text):
+    """(first, last) line, 1-based, of each top-level statement."""
+    import parso
+    out = []
+    for node in parso.parse(text).children:
+        (first, _), (last, column) = node.start_pos, node.end_pos
+        out.append((first, last if column else last - 1))
+    return out
+
+
 def python_mutants(module, text):
-    """mutmut's mutants of a Python module."""
+    """mutmut's mutants of a Python module.  mutmut parses the whole file
+    again for each mutant, minutes for metrics.py on a busy machine, so each
+    is made from its top-level statement alone, the other lines blanked (the
+    line numbers it keys mutants by stay), and put back into the file."""
     import mutmut
+    lines = text.split("\n")
     ids = mutmut.list_mutations(mutmut.Context(source=text, filename=module.path))
+    spans = _statements(text)
     out = []
     for mid in ids:
-        mutated, _ = mutmut.mutate(mutmut.Context(source=text, filename=module.path,
+        first, last = next(s for s in spans if s[0] <= mid.line_number + 1 <= s[1])
+        alone = "\n" * (first - 1) + "\n".join(lines[first - 1:last]) + "\n" * (len(lines) - last)
+        mutated, _ = mutmut.mutate(mutmut.Context(source=alone, filename=module.path,
                                                   mutation_id=mid))
-        changed = _changed_line(text, mutated)
+        mutated = mutated.split("\n")
+        whole = "\n".join(lines[:first - 1] + mutated[first - 1:last] + lines[last:])
+        if len(mutated) != len(lines):  # lines taken or added (a decorator): the whole file
+            whole, _ = mutmut.mutate(mutmut.Context(source=text, filename=module.path,
+                                                    mutation_id=mid))
+        changed = _changed_line(text, whole)
         if changed:
-            out.append(Mutant(module, *changed, mutated))
+            out.append(Mutant(module, *changed, whole))
     return out
 
 
