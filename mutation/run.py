@@ -250,19 +250,14 @@ def run_tests(module, timeout):
     return "survived"
 
 
-def same_object(original, mutated, workdir):
-    """None if the mutant does not compile, else whether its object code is
-    the original's."""
-    objects = []
-    for i, text in enumerate((original, mutated)):
-        src, obj = workdir / f"m{i}.c", workdir / f"m{i}.o"
-        src.write_text(text)
-        made = subprocess.run(["cc", *CFLAGS, "-c", "-o", str(obj), str(src)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if made.returncode != 0:
-            return None
-        objects.append(obj.read_bytes())
-    return objects[0] == objects[1]
+def compiled(text, workdir):
+    """The object code of a C file's text (no debug information, so that
+    only what the program does counts), or None if it does not compile."""
+    src, obj = workdir / "m.c", workdir / "m.o"
+    src.write_text(text)
+    made = subprocess.run(["cc", *CFLAGS, "-c", "-o", str(obj), str(src)], cwd=ROOT,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return obj.read_bytes() if made.returncode == 0 else None
 
 
 @dataclass
@@ -310,6 +305,7 @@ def mutate_module(module, budget, cache, equivalents):
             return tally
         timeout = 10 + 5 * (time.monotonic() - baseline)
         with tempfile.TemporaryDirectory() as tmp:
+            original = compiled(tree.text, Path(tmp)) if module.is_c else None
             for m in mutants:
                 status = equivalents.get(m.key) and "equivalent"
                 cached = cache.get(_digest(base, m.text))
@@ -321,9 +317,9 @@ def mutate_module(module, budget, cache, equivalents):
                     status = "not run"
                 else:
                     if module.is_c:
-                        same = same_object(tree.text, m.text, Path(tmp))
-                        status = ("does not compile" if same is None else
-                                  "same object code" if same else None)
+                        code = compiled(m.text, Path(tmp))
+                        status = ("does not compile" if code is None else
+                                  "same object code" if code == original else None)
                     if status is None:
                         tree.write(m.text)
                         try:
