@@ -210,13 +210,15 @@ def tests_digest(module):
 
 
 class Tree:
-    """Writes mutants over one file and always puts the original back."""
+    """Writes mutants over one file and always puts the original back, as a
+    new write (a copy keeping the original's time would leave make the
+    objects of the last mutant, as newer than their source)."""
 
     def __init__(self, path):
         self.path = ROOT / path
         self.saved = OUT / "original" / path
         if self.saved.exists():  # a run stopped before it could restore
-            shutil.copy2(self.saved, self.path)
+            self.path.write_text(self.saved.read_text())
         self.saved.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(self.path, self.saved)
         self.text = self.path.read_text()
@@ -225,7 +227,7 @@ class Tree:
         self.path.write_text(text)
 
     def restore(self):
-        shutil.copy2(self.saved, self.path)
+        self.path.write_text(self.saved.read_text())
         self.saved.unlink()
 
 
