@@ -248,6 +248,67 @@ START_TEST(forged_marks_are_not_believed)
 }
 END_TEST
 
+/* what an outcome does not set stays at its "none": no leftovers of a
+ * previous case in the same result */
+START_TEST(an_abort_carries_nothing_of_a_pass)
+{
+	struct tb_record r = record_with(1, 0, 0);
+	struct tb_result res;
+
+	memset(&res, 0x5A, sizeof(res));
+	r.call.ret = 42;
+	r.call.err = 9;
+	r.call.error_reported = 1;
+	tb_classify(&(struct tb_observation){ .status = KILLED(SIGSEGV), .record = &r,
+					     .cpu_limit_us = 1000000 }, &res);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGSEGV);
+	ck_assert_int_eq(res.exit_status, -1);
+	ck_assert_int_eq(res.setup_param, -1);
+	ck_assert_int_eq(res.ret, 0);
+	ck_assert_int_eq(res.err, 0);
+	ck_assert_int_eq(res.error_reported, 0);
+	ck_assert_int_eq(res.cleanup_failed, 0);
+	ck_assert_int_eq(res.channel_damaged, 0);
+}
+END_TEST
+
+/* any mark present but not the one expected is damage; an absent one is not */
+START_TEST(every_mark_is_checked_for_damage)
+{
+	struct tb_record r = record_with(1, 1, 1);
+	struct tb_result res;
+
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 0);
+	r.cleaned_mark += 1;
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_eq(res.channel_damaged, 1);
+	ck_assert_int_eq(res.cleanup_failed, 1);  /* a wrong mark is no cleanup */
+	r.cleaned_mark -= 2;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
+	r = record_with(1, 0, 0);
+	r.setup_mark = tb_mark(r.nonce, TB_MARK_SETUP, 0, 0, 0) + 1;
+	ck_assert_int_eq(classify(&r, KILLED(SIGSEGV), 0).channel_damaged, 1);
+	r.setup_mark -= 2;
+	ck_assert_int_eq(classify(&r, KILLED(SIGSEGV), 0).channel_damaged, 1);
+	r = record_with(0, 0, 0);
+	r.calling_mark = tb_mark(r.nonce, TB_MARK_CALLING, 0, 0, 0) - 1;
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_eq(res.channel_damaged, 1);
+	ck_assert_int_eq(res.outcome, TB_HARNESS);
+}
+END_TEST
+
+START_TEST(outcomes_are_stored_by_their_names)
+{
+	ck_assert_str_eq(tb_outcome_names[TB_PASS], "PASS");
+	ck_assert_str_eq(tb_outcome_names[TB_ABORT], "ABORT");
+	ck_assert_str_eq(tb_outcome_names[TB_RESTART], "RESTART");
+	ck_assert_str_eq(tb_outcome_names[TB_SETUP], "SETUP");
+	ck_assert_str_eq(tb_outcome_names[TB_HARNESS], "HARNESS");
+}
+END_TEST
+
 START_TEST(a_mark_is_bound_to_its_nonce)
 {
 	struct tb_record r = record_with(1, 1, 1);
@@ -566,6 +627,9 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, crash_in_setup_is_setup);
 	tcase_add_test(contract, silent_death_is_a_harness_failure);
 	tcase_add_test(contract, forged_marks_are_not_believed);
+	tcase_add_test(contract, an_abort_carries_nothing_of_a_pass);
+	tcase_add_test(contract, every_mark_is_checked_for_damage);
+	tcase_add_test(contract, outcomes_are_stored_by_their_names);
 	tcase_add_test(contract, a_mark_is_bound_to_its_nonce);
 	tcase_add_test(files, remove_tree_takes_everything);
 	tcase_add_test(files, store_refuses_another_schema_version);
