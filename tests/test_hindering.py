@@ -99,8 +99,9 @@ def hand_run(db, target, dictionary="ours"):
              ("int:NEG_ONE", "PASS", dict(error_reported=1, errno=0)),
              ("int:INT_MAX", "PASS", dict(error_reported=0, errno=errno.EINVAL)),
              ("int:INT_MIN", "ABORT", dict(signal=11))]
-    functions = {name: dict(signature=f"int {name}(int a)", datatypes="int", cases=cases)
-                 for name in ("f", "g")}
+    cases = [(f"{values} int:ZERO", *rest) for values, *rest in cases]
+    functions = {name: dict(signature=f"int {name}(int a, int b)", datatypes="int int",
+                            cases=cases) for name in ("f", "g")}
     functions["h"] = dict(signature="int h(int a)", datatypes="int", cases=[("int:ONE", "SETUP")])
     return hand_store(db, functions, target, dictionary)
 
@@ -118,7 +119,8 @@ def test_judged_by_hand(tmp_path):
         ("hindering", "c", "ours", 3)]
     [f] = found[0].functions
     assert (f.name, f.judged, f.count, f.indices) == ("f", 5, 2, {2, 3})
-    assert f.cases == [(2, ["int:ONE"], "errno EINVAL"), (3, ["int:NEG_ONE"], "no errno")]
+    assert f.cases == [(2, ["int:ONE", "int:ZERO"], "errno EINVAL"),
+                       (3, ["int:NEG_ONE", "int:ZERO"], "no errno")]
     assert f.rate == pytest.approx(40.0) and found[0].rate == pytest.approx(40.0)
     assert found[0].judges == "the errnos its spec allows"
     assert [(info.id, where) for info, where in found[0].runs] == [(2, db)]
