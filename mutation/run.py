@@ -92,6 +92,12 @@ class Mutant:
     def key(self):
         return f"{self.module.path}:{self.before.strip()} => {self.after.strip()}"
 
+    def context_key(self, text):
+        """The key with the line above it, for a change that is equivalent
+        in one place only (text: the module's)."""
+        above = text.split("\n")[self.line - 2].strip() if self.line > 1 else ""
+        return f"{self.module.path}:{above}\n{self.key}"
+
     def describe(self):
         return f"{self.module.path}:{self.line}: {self.before.strip()}  =>  {self.after.strip()}"
 
@@ -174,8 +180,9 @@ def mutants_of(module, text):
 
 
 def read_equivalents():
-    """{mutant key: why} from mutation/equivalent.txt: entries of three
-    lines, `== FILE`, `- ORIGINAL LINE`, `+ MUTATED LINE`, then the reason
+    """{mutant key: why} from mutation/equivalent.txt: entries of
+    `== FILE`, `@ LINE ABOVE` where the same change elsewhere in the file is
+    not equivalent, `- ORIGINAL LINE`, `+ MUTATED LINE`, then the reason
     (`why: ...`, continued on indented lines), separated by blank lines."""
     out, entry = {}, []
     for line in EQUIVALENT.read_text().splitlines() + [""]:
@@ -185,9 +192,13 @@ def read_equivalents():
             entry.append(line)
             continue
         if entry:
-            path, before, after = entry[0][3:].strip(), entry[1][2:].strip(), entry[2][2:].strip()
-            why = " ".join(e.strip() for e in entry[3:])
-            out[f"{path}:{before} => {after}"] = why.removeprefix("why:").strip()
+            path, above = entry.pop(0)[3:].strip(), None
+            if entry[0].startswith("@ "):
+                above = entry.pop(0)[2:].strip()
+            before, after = entry[0][2:].strip(), entry[1][2:].strip()
+            key = f"{path}:{before} => {after}"
+            why = " ".join(e.strip() for e in entry[2:]).removeprefix("why:").strip()
+            out[key if above is None else f"{path}:{above}\n{key}"] = why
             entry = []
     return out
 
@@ -309,10 +320,11 @@ def mutate_module(module, budget, cache, equivalents):
         with tempfile.TemporaryDirectory() as tmp:
             original = compiled(tree.text, Path(tmp)) if module.is_c else None
             for m in mutants:
-                status = equivalents.get(m.key) and "equivalent"
+                why = equivalents.get(m.key) or equivalents.get(m.context_key(tree.text))
+                status = why and "equivalent"
                 cached = cache.get(_digest(base, m.text))
                 if status:
-                    tally.equivalent.append((m, equivalents[m.key]))
+                    tally.equivalent.append((m, why))
                 elif cached:
                     status = cached
                 elif time.monotonic() - started > budget:
