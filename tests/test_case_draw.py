@@ -98,10 +98,20 @@ def cases_c(tmp_path_factory):
     lib.tb_cases_draw.restype = ctypes.c_long
     lib.tb_cases_draw.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_uint64,
                                   ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint64)]
+    lib.tb_cases_total.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                                   ctypes.POINTER(ctypes.c_uint64)]
     lib.tb_cases_shard.restype = ctypes.c_size_t
     lib.tb_cases_shard.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t,
                                    ctypes.c_uint64, ctypes.c_int, ctypes.c_int]
     return lib
+
+
+@pytest.mark.parametrize("counts, total", [([3, 1, 2], 6), ([1, 1], 1), ([4, 0, 2], 0)])
+def test_the_harness_counts_the_cross_product(cases_c, counts, total):
+    got = ctypes.c_uint64(99)
+    assert cases_c.tb_cases_total((ctypes.c_int * len(counts))(*counts), len(counts),
+                                  ctypes.byref(got)) == 0
+    assert got.value == total
 
 
 @pytest.mark.parametrize("params", GOLDEN)

@@ -5,7 +5,8 @@ that passed in the baseline is new, one failing in both is still failing,
 one the baseline lists as SETUP is neither, one that failed and passes now
 is fixed, a function only one side ran is not compared."""
 import json
-import xml.etree.ElementTree as ET
+import re
+import sqlite3
 
 import pytest
 
@@ -273,3 +274,72 @@ def test_a_baseline_is_read_back_as_written_and_a_bad_one_named_at_its_line(comp
         "failing/0: function 'demo_other' is not among the baseline's functions"
     with pytest.raises(TrebuchetError, match="No such file"):
         baselines.read(tmp_path / "missing.baseline")
+
+
+def test_long_lists_are_cut_at_fifty_with_a_count_of_the_rest(compared):
+    result, _, _ = compared
+    [first, _] = result.new
+    for count, cut in ((50, None), (51, "  ... and 1 more confirmed (--junit and --sarif list"
+                                         " every one)")):
+        result.new = [gate.NewFailure(first.function, i, first.values, "ABORT", 11)
+                      for i in range(count)]
+        text = gate.as_text(result).splitlines()
+        listed = [line for line in text if line.endswith(": ABORT SIGSEGV")]
+        assert len(listed) == 50
+        assert (cut in text) if cut else not any("more confirmed" in line for line in text)
+        assert ("  by function: demo_count 51" in text) == (count == 51)
+
+
+def test_the_files_say_what_ci_servers_read(compared, tmp_path):
+    result, db, path = compared
+    junit.write(result, tmp_path / "j.xml")
+    root = junit_valid(tmp_path / "j.xml")
+    suite = root.find("testsuite")
+    assert (root.get("name"), root.get("errors"), suite.get("errors")) == ("trebuchet gate",
+                                                                         "0", "0")
+    assert {c.get("time") for c in suite.iter("testcase")} == {"0"}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", suite.get("timestamp"))
+    spec = specs.load(ROOT / SPEC)
+    sarif.write(result, spec, "1", tmp_path / "s.sarif")
+    assert (tmp_path / "s.sarif").read_text().startswith('{\n "$schema": ')
+    rules = sarif.document(result, spec, "1")["runs"][0]["tool"]["driver"]["rules"]
+    assert [(r["id"], r["name"], r["shortDescription"]["text"]) for r in rules] == [
+        ("ABORT", "CallAborts", "A call with these values ends its process"),
+        ("RESTART", "CallHangs", "A call with these values does not return")]
+    assert [r["fullDescription"]["text"] for r in rules] == [
+        "The function, given exceptional but type-correct values, killed its process (a"
+        " signal, or exit() from inside the call) where it passed before.",
+        "The function, given exceptional but type-correct values, had not returned when the"
+        " watchdog fired, where it returned before."]
+
+
+def test_a_baseline_names_an_exit_and_refuses_a_shard(compared, tmp_path):
+    _, db, path = compared
+    assert baselines.case_line("f", 1, "int:ONE int:ZERO", "ABORT", None, 3) == dict(
+        function="f", case=1, values=["int:ONE", "int:ZERO"], outcome="ABORT", exit_status=3)
+    with pytest.raises(TrebuchetError) as e:
+        baselines.read(tmp_path / "missing.baseline")
+    assert str(e.value) == f"{tmp_path / 'missing.baseline'}: No such file or directory"
+    data = json.loads(path.read_text())
+    two = tmp_path / "two.baseline"
+    two.write_text(baselines.dumps(dict(data, run=dict(data["run"], seed=2, cap=11))))
+    with pytest.raises(TrebuchetError, match=r"its seed \(2 in the baseline, 1 in run 2\), cap"
+                                             r" \(11 in the baseline, 10 in run 2\) differ"):
+        gate.gate(db, two, confirm=0)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET shard = 2, shards = 2 WHERE id = 2")
+    with pytest.raises(TrebuchetError, match="run 2 of demolib holds shard 2 of 2 only"):
+        gate.gate(db, path, confirm=0)
+
+
+def test_a_baseline_carries_the_crash_scale_of_its_run(tmp_path):
+    """fclose's spec lists its errnos: one of its two errors is Hindering."""
+    db = tmp_path / "stdio.db"
+    cases = [("FILE:READ", "PASS", dict(error_reported=1, errno=9)),      # EBADF: allowed
+             ("FILE:CLOSED", "PASS", dict(error_reported=1, errno=34))]   # ERANGE: not
+    functions = {"fclose": dict(signature="int fclose(FILE *stream)", datatypes="FILE",
+                                cases=cases)}
+    hand_store(db, functions, "stdio")
+    hand_store(db, functions, "stdio")
+    counts = baselines.from_store(db, "stdio", "stdio")["functions"]["fclose"]
+    assert (counts["hindering"], counts["hindering_rate"]) == (1, 50.0)
