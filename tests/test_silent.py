@@ -182,6 +182,7 @@ def test_votes_counted_by_hand(tmp_path):
     found = silent.silent_targets([(store.connect(db), db)],
                                   lambda target: equivalents.get(target, {}),
                                   dictionaries.newest_by_dictionary)
+    assert [s.target for s in found] == ["robust_sfio", "sfio", "stdio"]  # dictionary, name
     got = {s.target: [(f.name, f.judged, f.indices) for f in s.functions] for s in found}
     assert got == {"sfio": [("sfx", 3, {0, 2})], "robust_sfio": [("sfx", 4, {1})],
                    "stdio": [("fx", 3, {1, 2})]}

@@ -223,6 +223,7 @@ START_TEST(crash_in_setup_is_setup)
 
 	ck_assert_int_eq(res.outcome, TB_SETUP);
 	ck_assert_int_eq(res.setup_param, 1);
+	ck_assert_int_eq(res.signal, SIGSEGV);
 }
 END_TEST
 
