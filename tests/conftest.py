@@ -64,6 +64,17 @@ def wait_gone(pid):
 
 
 @functools.cache
+def ci_schemas():
+    """The folder of the schemas CI systems read (Jenkins' junit-10.xsd,
+    OASIS's SARIF 2.1.0), fetched by the Makefile's rule that `make test`
+    runs, so that a test run some other way checks against the same files."""
+    made = subprocess.run(["make", "-s", "-C", str(ROOT), "test-schemas"], capture_output=True,
+                          text=True)
+    assert made.returncode == 0, made.stdout + made.stderr
+    return ROOT / "build/schemas"
+
+
+@functools.cache
 def datatype_values(target=None):
     """{datatype: [value names]} as `trebuchet list datatypes` shows them, so
     that a test's counts follow the datatypes instead of copying their sizes."""
@@ -104,6 +115,34 @@ def campaigns_with_report(root, *runs):
 def query(db, sql, *params):
     with sqlite3.connect(db) as conn:
         return conn.execute(sql, params).fetchall()
+
+
+def hand_store(db, functions, target="demo", dictionary="ours"):
+    """Adds a finished run of target to a store (made if need be) by hand,
+    to test the numbers' definitions on cases counted by hand: functions is
+    {name: dict(signature=, datatypes=, cases=[(value names, outcome[,
+    {column: value}])], total=)}, a case's index its place in the list, the
+    dict any more of its columns (signal, errno, error_reported), total (the
+    cross product) its count unless given."""
+    with sqlite3.connect(db) as conn:
+        conn.executescript((ROOT / "schemas/results.sql").read_text())
+        run = conn.execute(
+            "INSERT INTO runs (target, target_version, host, harness_version, seed, cap,"
+            " timeout_ms, jobs, functions, started, finished, dictionary, dictionary_digest,"
+            " spec_digest) VALUES (?, 'v', 'h', 'v', 1, 10, 1000, 1, ?, '2026-01-01',"
+            " '2026-01-01', ?, 'd', 's')", (target, ",".join(functions), dictionary)).lastrowid
+        for name, f in functions.items():
+            cases = f["cases"]
+            conn.execute("INSERT INTO functions (run_id, name, signature, datatypes, cases_total,"
+                         " cases_drawn, cases_run) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (run, name, f["signature"], f["datatypes"], f.get("total", len(cases)),
+                          len(cases), len(cases)))
+            for i, (values, outcome, *more) in enumerate(cases):
+                columns = dict(run_id=run, function=name, case_index=i, value_names=values,
+                               outcome=outcome, duration_us=1, **(more[0] if more else {}))
+                conn.execute(f"INSERT INTO results ({', '.join(columns)}) VALUES"
+                             f" ({', '.join('?' * len(columns))})", list(columns.values()))
+    return db
 
 
 def outcomes(db, run_id=None):
@@ -160,12 +199,16 @@ def _open_to_all(path):
 
 @pytest.fixture
 def share(tmp_path):
-    """The folder test processes share on purpose (TREBUCHET_SHARE).  The
-    sandbox binds it into their scratch directory; without one they follow a
-    link to it, which nobody (their user when trebuchet runs as root) can
-    follow only where every folder above lets anyone through, and pytest's
-    own (/tmp/pytest-of-root) does not."""
-    folder = tmp_path / "share"
+    return shared_folder(tmp_path)
+
+
+def shared_folder(base):
+    """The folder test processes share on purpose (TREBUCHET_SHARE), made
+    under base.  The sandbox binds it into their scratch directory; without
+    one they follow a link to it, which nobody (their user when trebuchet
+    runs as root) can follow only where every folder above lets anyone
+    through, and pytest's own (/tmp/pytest-of-root) does not."""
+    folder = base / "share"
     folder.mkdir()
     folder.chmod(0o777)
     if os.geteuid() == 0 and not _open_to_all(folder):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, trebuchet
+from trebuchet.runner import ctype_probe, plugin_check
 
 EXAMPLE = ROOT / "docs" / "example"
 AUTHORING = ROOT / "tests" / "authoring"
@@ -139,6 +140,54 @@ def test_a_narrower_parameter_is_refused_unless_converted(probe):
     spec = edited(probe, "probe.yaml", "datatype: size, convert: true}", "datatype: size}")
     fails_at(spec, "type: unsigned int", "unsigned, 4 bytes", "truncated from 8 to 4 bytes",
              "convert: true")
+
+
+@pytest.mark.parametrize("ctype, datatype, read_as", [("long", "size", "signed"),
+                                                     ("unsigned int", "int", "unsigned")])
+def test_a_parameter_of_other_signedness_is_refused_unless_converted(probe, ctype, datatype,
+                                                                    read_as):
+    """Same width, other signedness: SIZE_MAX would arrive as -1, NEG_ONE as
+    UINT_MAX."""
+    plain = f"{{name: n, type: {ctype}, datatype: {datatype}}}"
+    spec = edited(probe, "probe.yaml", "{name: n, type: pr_ulong_t, datatype: size}", plain)
+    fails_at(spec, f"type: {ctype}, datatype: {datatype}", f"{ctype}: {read_as}",
+             f"read as {read_as}", "convert: true")
+    spec = edited(probe, "probe.yaml", "{name: n, type: pr_ulong_t, datatype: size}",
+                  plain.replace("}", ", convert: true}"))
+    listed = trebuchet("list", "functions", "--target", spec).stdout
+    assert "probe.pr_ulong" in listed
+
+
+def c_type(text):
+    """"unsigned 8" -> an unsigned 8-byte integer; "pointer 8", "floating 4"."""
+    kind, size = text.split()
+    integer = kind in ("signed", "unsigned")
+    return ctype_probe.CType(text, "integer" if integer else kind, int(size), kind == "signed")
+
+
+@pytest.mark.parametrize("param, value, change", [
+    ("unsigned 8", "unsigned 8", None), ("signed 8", "signed 4", None),
+    ("signed 8", "unsigned 4", None), ("unsigned 8", "unsigned 4", None),
+    ("unsigned 8", "signed 4", "read as unsigned"), ("signed 8", "unsigned 8", "read as signed"),
+    ("unsigned 4", "signed 4", "read as unsigned"), ("signed 4", "signed 8",
+                                                     "truncated from 8 to 4 bytes"),
+    ("unsigned 2", "unsigned 4", "truncated from 4 to 2 bytes"),
+    ("floating 8", "floating 4", None), ("floating 8", "floating 8", None),
+    ("floating 4", "floating 8", "narrowed from 8 to 4 bytes"), ("pointer 8", "pointer 8", None),
+])
+def test_a_conversion_is_named_by_what_it_does_to_the_values(param, value, change):
+    assert plugin_check.conversion(c_type(param), c_type(value)) == change
+
+
+@pytest.mark.parametrize("param, value, why", [
+    ("pointer 8", "unsigned 8", "a pointer and a number"),
+    ("signed 8", "pointer 8", "a pointer and a number"),
+    ("floating 8", "signed 4", "a floating type and an integer"),
+    ("signed 8", "floating 8", "a floating type and an integer"),
+])
+def test_a_conversion_that_cannot_make_sense_is_refused(param, value, why):
+    with pytest.raises(ValueError, match=why):
+        plugin_check.conversion(c_type(param), c_type(value))
 
 
 def test_converted_values_that_become_equal_run_once(probe, tmp_path):

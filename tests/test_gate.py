@@ -4,7 +4,7 @@ real regression: demolib (tests/demolib/), built as version 1 and as version
 must name are worked out here from the datatypes' value lists, not from the
 pipeline; the JUnit and SARIF files are checked against the schemas CI
 systems read (Jenkins' junit-10.xsd, OASIS's SARIF 2.1.0 schema, fetched by
-`make test`)."""
+the Makefile's test-schemas)."""
 import json
 import subprocess
 import xml.etree.ElementTree as ET
@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 import xmlschema
 
-from conftest import ROOT, TREBUCHET, datatype_values, query, trebuchet
+from conftest import (ROOT, TREBUCHET, ci_schemas, datatype_values, query, shared_folder,
+                      trebuchet)
 
 DEMO_SPEC = "tests/demolib/demolib.yaml"
 DEMO_LIB = ROOT / "build/tests/demolib/libdemo.so"
-SCHEMAS = ROOT / "build/schemas"
 
 
 def build_demolib(version):
@@ -39,12 +39,12 @@ def gate(db, baseline, *args, env=None):
 
 
 def junit_valid(path):
-    xmlschema.XMLSchema(str(SCHEMAS / "junit-10.xsd")).validate(str(path))
+    xmlschema.XMLSchema(str(ci_schemas() / "junit-10.xsd")).validate(str(path))
     return ET.parse(path).getroot()
 
 
 def sarif_errors(document):
-    schema = json.loads((SCHEMAS / "sarif-schema-2.1.0.json").read_text())
+    schema = json.loads((ci_schemas() / "sarif-schema-2.1.0.json").read_text())
     validator = jsonschema.validators.validator_for(schema)(schema)
     return [e.message for e in validator.iter_errors(document)]
 
@@ -263,22 +263,31 @@ def test_a_shard_is_not_gated_before_it_is_merged(demolib_v1, tmp_path):
     assert result.returncode == 2 and "trebuchet merge" in result.stderr
 
 
-def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(sandbox_dirs, share,
-                                                                          tmp_path):
-    _, scratch_parent = sandbox_dirs
+def flaky_new_failure(base, *functions):
+    """A store under base whose newest run of selftest's functions (st_flaky
+    among them) has st_flaky's one case fail where the run its baseline
+    holds passed; from then on st_flaky fails on every other call, as long
+    as its toggle file is there.  Returns (db, baseline, toggle, env)."""
+    share, scratch_parent = shared_folder(base), base / "tmp"
+    scratch_parent.mkdir()
+    scratch_parent.chmod(0o755)
     env = {"TMPDIR": str(scratch_parent), "TREBUCHET_SHARE": str(share)}
-    db, baseline = tmp_path / "s.db", tmp_path / "selftest.baseline"
-    run = ("run", "--target", "selftest", "--functions", "st_flaky,st_return", "--cap", "20",
+    db, baseline = base / "s.db", base / "selftest.baseline"
+    run = ("run", "--target", "selftest", "--functions", ",".join(functions), "--cap", "20",
            "--db", db, "--quiet")
     trebuchet(*run, env=env)
     trebuchet("baseline", "--db", db, "--target", "selftest", "--out", baseline)
-    # from now on st_flaky fails on every other call, starting with the run's
     toggle = share / "st_flaky.toggle"
-    toggle.write_text("1")
+    toggle.write_text("1")  # the next call fails: the run's
     toggle.chmod(0o666)
     trebuchet(*run, env=env)
     assert query(db, "SELECT outcome FROM results WHERE function = 'st_flaky'"
                  " ORDER BY run_id") == [("PASS",), ("ABORT",)]
+    return db, baseline, toggle, env
+
+
+def test_a_new_failure_that_does_not_fail_every_time_is_flaky_and_passes(tmp_path):
+    db, baseline, _, env = flaky_new_failure(tmp_path, "st_flaky", "st_return")
     junit = tmp_path / "j.xml"
     result = gate(db, baseline, "--junit", junit, env=env)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 import yaml
 
-from conftest import ROOT, campaigns_with_report, trebuchet
+from conftest import ROOT, campaigns_with_report, hand_store, trebuchet
+from trebuchet.reports import dictionaries, hindering, store
 from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
 
 FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]
@@ -86,3 +87,53 @@ def test_a_spec_of_ones_own_is_judged_by_its_errnos(tmp_path):
     page = (tmp_path / "r" / "ownlib-hindering-ours.html").read_text()
     # fputs into a stream open for reading: EOF with EBADF, not allowed here
     assert f"trebuchet repro --target {spec} --function fputs --case" in page
+
+
+def hand_run(db, target, dictionary="ours"):
+    """f's spec allows EBADF: an error with EINVAL, and one with no errno,
+    are Hindering; a quiet EINVAL, an ABORT and an allowed EBADF are not;
+    SETUP is not judged.  g's lists none: not judged."""
+    cases = [("int:ZERO", "PASS", dict(error_reported=1, errno=errno.EBADF)),
+             ("int:CHAR_255", "SETUP"),
+             ("int:ONE", "PASS", dict(error_reported=1, errno=errno.EINVAL)),
+             ("int:NEG_ONE", "PASS", dict(error_reported=1, errno=0)),
+             ("int:INT_MAX", "PASS", dict(error_reported=0, errno=errno.EINVAL)),
+             ("int:INT_MIN", "ABORT", dict(signal=11))]
+    cases = [(f"{values} int:ZERO", *rest) for values, *rest in cases]
+    functions = {name: dict(signature=f"int {name}(int a, int b)", datatypes="int int",
+                            cases=cases) for name in ("f", "g")}
+    functions["h"] = dict(signature="int h(int a)", datatypes="int", cases=[("int:ONE", "SETUP")])
+    return hand_store(db, functions, target, dictionary)
+
+
+def test_judged_by_hand(tmp_path):
+    # listed by dictionary, then target
+    db = tmp_path / "hand.db"
+    for target, dictionary in (("a", "ours"), ("b", "ballista"), ("c", "ours")):
+        hand_run(db, target, dictionary)
+    found = hindering.hindering_targets([(store.connect(db), db)],
+                                        dictionaries.newest_by_dictionary,
+                                        lambda info: {"f": {"EBADF"}, "h": {"EBADF"}})
+    assert [(s.kind, s.target, s.dictionary, s.run) for s in found] == [
+        ("hindering", "b", "ballista", 2), ("hindering", "a", "ours", 1),
+        ("hindering", "c", "ours", 3)]
+    [f] = found[0].functions
+    assert (f.name, f.judged, f.count, f.indices) == ("f", 5, 2, {2, 3})
+    assert f.cases == [(2, ["int:ONE", "int:ZERO"], "errno EINVAL"),
+                       (3, ["int:NEG_ONE", "int:ZERO"], "no errno")]
+    assert f.rate == pytest.approx(40.0) and found[0].rate == pytest.approx(40.0)
+    assert found[0].judges == "the errnos its spec allows"
+    assert [(info.id, where) for info, where in found[0].runs] == [(2, db)]
+
+
+def test_judged_by_hand_against_the_errnos_of_the_spec(tmp_path):
+    """A run of stdio is judged by stdio's spec: fclose lists its errnos,
+    ungetc none."""
+    db = tmp_path / "stdio.db"
+    cases = [("FILE:READ", "PASS", dict(error_reported=1, errno=errno.EBADF)),
+             ("FILE:CLOSED", "PASS", dict(error_reported=1, errno=errno.ERANGE))]
+    hand_store(db, {name: dict(signature=f"int {name}(FILE *stream)", datatypes="FILE",
+                               cases=cases) for name in ("fclose", "ungetc")}, "stdio")
+    [found] = hindering.hindering_targets([(store.connect(db), db)],
+                                          dictionaries.newest_by_dictionary)
+    assert [(f.name, f.judged, f.indices) for f in found.functions] == [("fclose", 2, {1})]

@@ -3,8 +3,9 @@ results of an uninterrupted run: none lost, none doubled."""
 import os
 import signal
 
-from conftest import (outcomes, processes_under, query, read_progress_until, start_run,
-                      trebuchet, wait_gone)
+from conftest import (function_cases, outcomes, processes_under, query, read_progress_until,
+                      start_run, trebuchet, wait_gone)
+from test_case_draw import draw, stored_cases
 
 FUNCTIONS = "fread,fgets,fputs,fprintf_int,setbuf"
 
@@ -59,3 +60,23 @@ def test_killed_then_resumed_equals_uninterrupted(tmp_path):
     assert crash_sites(killed) == crash_sites(whole)
     # the killed run's scratch directory went with the resumed run's
     assert list(scratch.iterdir()) == []
+
+
+def test_a_resumed_run_draws_with_its_own_seed_and_cap(tmp_path):
+    """Resumed with neither --seed nor --cap, a run made with both draws its
+    remaining cases as it began: with the stored ones, not the defaults."""
+    db, scratch = tmp_path / "seeded.db", tmp_path / "scratch"
+    scratch.mkdir()
+    functions, cap = ("fwrite", "fread"), 2000
+    run = start_run(db, "--target", "stdio", "--functions", ",".join(functions), "--seed", "7",
+                    "--cap", cap, "--scratch", scratch)
+    read_progress_until(run, lambda done, _: done >= 1000)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+    assert 0 < stored(db) < len(functions) * cap, "the kill must land mid-campaign"
+    wait_all_gone(scratch)
+
+    trebuchet("run", "--target", "stdio", "--db", db, "--resume", "--quiet", "--scratch", scratch)
+    assert query(db, "SELECT seed, cap, finished IS NOT NULL FROM runs") == [(7, cap, 1)]
+    totals = function_cases("stdio")
+    assert stored_cases(db) == {f: draw(totals[f], cap, 7, f) for f in functions}

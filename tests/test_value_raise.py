@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from conftest import ROOT, trebuchet
+from conftest import hand_store, trebuchet
 from test_report_pages import load_store
 
 # f(a, b, c), all three of datatype size; c is PAGE in every case.
@@ -24,17 +24,9 @@ HAND = [  # a, b, outcome
 def hand(tmp_path_factory):
     base = tmp_path_factory.mktemp("raise")
     db = base / "hand.db"
-    with sqlite3.connect(db) as conn:
-        conn.executescript((ROOT / "schemas/results.sql").read_text())
-        conn.execute("INSERT INTO runs (target, target_version, host, harness_version, seed, cap,"
-                     " timeout_ms, jobs, functions, started, finished, dictionary,"
-                     " dictionary_digest, spec_digest) VALUES ('demo', 'v', 'h', 'v', 1, 10,"
-                     " 1000, 1, 'f', '2026-01-01', '2026-01-01', 'ours', 'd', 's')")
-        conn.execute("INSERT INTO functions VALUES (1, 'f', 'int f(size_t a, size_t b, size_t c)',"
-                     " 'size size size', 8, 6, 6)")
-        conn.executemany("INSERT INTO results (run_id, function, case_index, value_names, outcome,"
-                         " duration_us) VALUES (1, 'f', ?, ?, ?, 1)",
-                         [(i, f"size:{a} size:{b} size:PAGE", o) for i, (a, b, o) in enumerate(HAND)])
+    hand_store(db, {"f": dict(signature="int f(size_t a, size_t b, size_t c)",
+                              datatypes="size size size", total=8,
+                              cases=[(f"size:{a} size:{b} size:PAGE", o) for a, b, o in HAND])})
     trebuchet("report", "--db", db, "--out", base / "out")
     return json.loads((base / "out" / "summary.json").read_text()), base / "out"
 

@@ -180,6 +180,21 @@ START_TEST(cpu_limit_reached_during_call_is_restart)
 }
 END_TEST
 
+/* half the allowance used is proof enough that the limit stopped it (the
+ * two clocks differ); less is a kill from elsewhere */
+START_TEST(cpu_limit_counts_from_half_the_allowance)
+{
+	struct tb_record r = record_with(1, 0, 0);
+
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGKILL), 0, 500000).outcome, TB_RESTART);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 500000).outcome, TB_RESTART);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGKILL), 0, 499999).outcome, TB_ABORT);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 499999).outcome, TB_ABORT);
+	/* another signal at the limit is the call's own */
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGSEGV), 0, 1000000).outcome, TB_ABORT);
+}
+END_TEST
+
 START_TEST(sigxcpu_raised_by_the_call_itself_is_abort)
 {
 	struct tb_record r = record_with(1, 0, 0);
@@ -281,6 +296,7 @@ START_TEST(crash_in_setup_is_setup)
 
 	ck_assert_int_eq(res.outcome, TB_SETUP);
 	ck_assert_int_eq(res.setup_param, 1);
+	ck_assert_int_eq(res.signal, SIGSEGV);
 }
 END_TEST
 
@@ -303,6 +319,67 @@ START_TEST(forged_marks_are_not_believed)
 	res = classify(&r, KILLED(SIGSEGV), 0);
 	ck_assert_int_eq(res.outcome, TB_ABORT);
 	ck_assert_int_eq(res.channel_damaged, 1);
+}
+END_TEST
+
+/* what an outcome does not set stays at its "none": no leftovers of a
+ * previous case in the same result */
+START_TEST(an_abort_carries_nothing_of_a_pass)
+{
+	struct tb_record r = record_with(1, 0, 0);
+	struct tb_result res;
+
+	memset(&res, 0x5A, sizeof(res));
+	r.call.ret = 42;
+	r.call.err = 9;
+	r.call.error_reported = 1;
+	tb_classify(&(struct tb_observation){ .status = KILLED(SIGSEGV), .record = &r,
+					     .cpu_limit_us = 1000000 }, &res);
+	ck_assert_int_eq(res.outcome, TB_ABORT);
+	ck_assert_int_eq(res.signal, SIGSEGV);
+	ck_assert_int_eq(res.exit_status, -1);
+	ck_assert_int_eq(res.setup_param, -1);
+	ck_assert_int_eq(res.ret, 0);
+	ck_assert_int_eq(res.err, 0);
+	ck_assert_int_eq(res.error_reported, 0);
+	ck_assert_int_eq(res.cleanup_failed, 0);
+	ck_assert_int_eq(res.channel_damaged, 0);
+}
+END_TEST
+
+/* any mark present but not the one expected is damage; an absent one is not */
+START_TEST(every_mark_is_checked_for_damage)
+{
+	struct tb_record r = record_with(1, 1, 1);
+	struct tb_result res;
+
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 0);
+	r.cleaned_mark += 1;
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_eq(res.channel_damaged, 1);
+	ck_assert_int_eq(res.cleanup_failed, 1);  /* a wrong mark is no cleanup */
+	r.cleaned_mark -= 2;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
+	r = record_with(1, 0, 0);
+	r.setup_mark = tb_mark(r.nonce, TB_MARK_SETUP, 0, 0, 0) + 1;
+	ck_assert_int_eq(classify(&r, KILLED(SIGSEGV), 0).channel_damaged, 1);
+	r.setup_mark -= 2;
+	ck_assert_int_eq(classify(&r, KILLED(SIGSEGV), 0).channel_damaged, 1);
+	r = record_with(0, 0, 0);
+	r.calling_mark = tb_mark(r.nonce, TB_MARK_CALLING, 0, 0, 0) - 1;
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_eq(res.channel_damaged, 1);
+	ck_assert_int_eq(res.outcome, TB_HARNESS);
+}
+END_TEST
+
+START_TEST(outcomes_are_stored_by_their_names)
+{
+	ck_assert_str_eq(tb_outcome_names[TB_PASS], "PASS");
+	ck_assert_str_eq(tb_outcome_names[TB_ABORT], "ABORT");
+	ck_assert_str_eq(tb_outcome_names[TB_RESTART], "RESTART");
+	ck_assert_str_eq(tb_outcome_names[TB_SETUP], "SETUP");
+	ck_assert_str_eq(tb_outcome_names[TB_HARNESS], "HARNESS");
 }
 END_TEST
 
@@ -654,6 +731,7 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, exit_during_call_is_abort_with_status);
 	tcase_add_test(contract, deadline_during_call_is_restart);
 	tcase_add_test(contract, cpu_limit_reached_during_call_is_restart);
+	tcase_add_test(contract, cpu_limit_counts_from_half_the_allowance);
 	tcase_add_test(contract, sigxcpu_raised_by_the_call_itself_is_abort);
 	tcase_add_test(contract, dying_mark_of_a_crash_is_abort_even_when_the_watchdog_ended_it);
 	tcase_add_test(contract, dying_mark_of_the_watchdogs_signal_is_restart);
@@ -663,6 +741,9 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, crash_in_setup_is_setup);
 	tcase_add_test(contract, silent_death_is_a_harness_failure);
 	tcase_add_test(contract, forged_marks_are_not_believed);
+	tcase_add_test(contract, an_abort_carries_nothing_of_a_pass);
+	tcase_add_test(contract, every_mark_is_checked_for_damage);
+	tcase_add_test(contract, outcomes_are_stored_by_their_names);
 	tcase_add_test(contract, a_mark_is_bound_to_its_nonce);
 	tcase_add_test(files, remove_tree_takes_everything);
 	tcase_add_test(files, store_refuses_another_schema_version);

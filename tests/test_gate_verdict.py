@@ -1,0 +1,98 @@
+"""The gate's verdict at its boundaries (README, "The CI gate"): one
+confirmed new failure is enough to fail; a new failure that fails on two
+of three reruns is flaky, not confirmed; a case the baseline lists as SETUP
+never reached the function there, so failing now it is not new; and each
+SARIF result is an error code scanning blocks on, with a fingerprint of its
+own case.
+
+st_flaky (targets/selftest) fails on every other call while its toggle file
+is in the shared folder, so a test sets the toggle to choose which of the
+reruns fail: "1" makes the next call fail."""
+import json
+
+import pytest
+
+from conftest import trebuchet
+from test_gate import (demolib_v1, expected_regression, flaky_new_failure, gate,  # noqa: F401
+                       run_demolib, sarif_errors)
+from trebuchet.reports import baseline as baselines
+
+
+@pytest.fixture(scope="module")
+def flaky(tmp_path_factory):
+    return flaky_new_failure(tmp_path_factory.mktemp("verdict"), "st_flaky")
+
+
+def test_one_confirmed_new_failure_fails_the_gate(flaky, tmp_path):
+    db, baseline, toggle, env = flaky
+    toggle.write_text("1")  # the one rerun fails
+    sarif_path = tmp_path / "s.sarif"
+    result = gate(db, baseline, "--confirm", "1", "--sarif", sarif_path, env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "1 confirmed, 0 flaky" in result.stdout
+    assert "gate failed: 1 confirmed new failure" in result.stdout
+    [one] = json.loads(sarif_path.read_text())["runs"][0]["results"]
+    assert one["level"] == "error"
+    assert one["partialFingerprints"] == {"trebuchetCase/v1": "selftest/st_flaky/0"}
+
+
+def test_failing_on_two_of_three_reruns_is_flaky(flaky):
+    db, baseline, toggle, env = flaky
+    toggle.write_text("1")  # the reruns fail, pass, fail
+    result = gate(db, baseline, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 confirmed, 1 flaky" in result.stdout
+    assert ("st_flaky() case 0: ABORT SIGSEGV, then ABORT SIGSEGV, PASS, ABORT SIGSEGV"
+            in result.stdout)
+
+
+def test_a_case_setup_in_the_baseline_is_not_new_when_it_fails(tmp_path):
+    """The baseline of a machine where one value could not be built: its
+    case is listed as SETUP there, and fails here.  It had never reached the
+    function, so it neither passed nor failed in the baseline."""
+    db, baseline = tmp_path / "c.db", tmp_path / "selftest.baseline"
+    trebuchet("run", "--target", "selftest", "--functions", "st_crash", "--db", db, "--quiet")
+    trebuchet("baseline", "--db", db, "--target", "selftest", "--out", baseline)
+    data = json.loads(baseline.read_text())
+    moved = data["failing"].pop(0)
+    data["setup"].append(dict(function=moved["function"], case=moved["case"],
+                              values=moved["values"], outcome="SETUP"))
+    baseline.write_text(baselines.dumps(data))
+    result = gate(db, baseline, "--confirm", "0")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{len(data['failing'])} failing in both" in result.stdout
+    assert "new failures: 0" in result.stdout and "fixed" not in result.stdout
+
+
+def test_each_sarif_result_is_an_error_with_its_own_fingerprint(demolib_v1, tmp_path):  # noqa: F811
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    documents = []
+    for name in ("first.sarif", "again.sarif"):
+        assert gate(db, baseline, "--confirm", "0", "--sarif", tmp_path / name).returncode == 1
+        documents.append(json.loads((tmp_path / name).read_text()))
+    assert sarif_errors(documents[0]) == []
+    driver = documents[0]["runs"][0]["tool"]["driver"]
+    assert {r["id"]: r["defaultConfiguration"]["level"] for r in driver["rules"]} == \
+        {"ABORT": "error", "RESTART": "error"}
+    results = documents[0]["runs"][0]["results"]
+    assert [r["level"] for r in results] == ["error"] * len(expected_regression())
+    fingerprints = [r["partialFingerprints"] for r in results]
+    assert fingerprints == [{"trebuchetCase/v1": f"demolib/demo_count/{r['properties']['case']}"}
+                            for r in results]
+    assert {("demo_count", r["properties"]["case"]) for r in results} == expected_regression()
+    # the same alert on every run, so code scanning knows it again
+    assert [r["partialFingerprints"] for r in documents[1]["runs"][0]["results"]] == fingerprints
+
+
+def test_reproducers_are_written_without_reruns_too(demolib_v1, tmp_path):  # noqa: F811
+    """--confirm 0 --emit-c: the gate runs each chosen case once, for its
+    reproducer's record, in the baseline's dictionary."""
+    db, baseline = demolib_v1
+    run_demolib(2, db)
+    out = tmp_path / "reproducers"
+    result = gate(db, baseline, "--confirm", "0", "--emit-c", out)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert out.is_dir() and not result.stderr, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        f"{f}-case-{c}" for f, c in expected_regression())
