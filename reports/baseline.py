@@ -27,7 +27,7 @@ from trebuchet.runner import paths
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
-from . import dictionaries, hindering, metrics, platform, silent, store
+from . import dictionaries, findings_store, hindering, metrics, platform, silent, store
 
 FORMAT = "trebuchet baseline 1"
 # The run parameters that must match for two runs to be compared case by case.
@@ -92,12 +92,14 @@ def from_store(db, target, spec_name):
                         " FROM results WHERE run_id = ? AND outcome != 'PASS'"
                         " ORDER BY function, case_index", (run,))
     listed = [case_line(*r) for r in rows]
-    return dict(format=FORMAT, target=target, spec=spec_name,
-                run=run_parameters(summary.info), functions=functions,
-                findings=sorted((finding_line(f) for f in summary.findings),
-                                key=lambda f: f["fingerprint"]),
-                failing=[c for c in listed if c["outcome"] in metrics.FAILING],
-                setup=[c for c in listed if c["outcome"] == "SETUP"])
+    baseline = dict(format=FORMAT, target=target, spec=spec_name,
+                    run=run_parameters(summary.info), functions=functions,
+                    failing=[c for c in listed if c["outcome"] in metrics.FAILING],
+                    setup=[c for c in listed if c["outcome"] == "SETUP"])
+    if findings_store.analyzed(conn, run):  # else it gates by case, as before findings
+        baseline["findings"] = sorted((finding_line(f) for f in summary.findings),
+                                      key=lambda f: f["fingerprint"])
+    return baseline
 
 
 def finding_line(f):
@@ -123,7 +125,7 @@ def dumps(baseline):
         f' "spec": {one(baseline["spec"])},\n',
         f' "run": {one(baseline["run"])},\n',
         f' "functions": {{\n{functions}\n }},\n',
-        f' "findings": {block(baseline["findings"])},\n',
+        (f' "findings": {block(baseline["findings"])},\n' if "findings" in baseline else ""),
         f' "failing": {block(baseline["failing"])},\n',
         f' "setup": {block(baseline["setup"])}\n',
         "}\n"])

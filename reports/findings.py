@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from trebuchet.runner.names import errno_name, last_line, signal_name, stderr_text
 
 from . import symbolize
-from .metrics import FAILING
+from . import metrics  # its FAILING; metrics reads this package's findings
 
 # Bytes of stack a test process may use (harness/world.c's soft limit), and
 # how much of it a SIGSEGV must have used to be a stack overflow.
@@ -254,7 +254,7 @@ def _read_cases(conn, run):
 def analyze(conn, run, spec, contracts, library_modules):
     """The run's findings, numbered, violations first."""
     cases, ran = _read_cases(conn, run)
-    failing = [c for c in cases if c.outcome in FAILING]
+    failing = [c for c in cases if c.outcome in metrics.FAILING]
     for c, frames in zip(failing, symbolize.symbolize(
             [(c.site["frames"].splitlines() if c.site and c.site["frames"] else [])
              for c in failing])):
@@ -263,7 +263,7 @@ def analyze(conn, run, spec, contracts, library_modules):
     for c in cases:
         contract = contracts.get(c.function)  # reports/contract.py
         c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
-        if c.outcome in FAILING:
+        if c.outcome in metrics.FAILING:
             c.broken = contract.broken_by_crash(c) if contract else None
             made = crash_finding(c, library_modules)
             if c.unacceptable:

@@ -8,14 +8,28 @@ from pathlib import Path
 
 from trebuchet.runner.names import last_line
 
+from .findings import HARNESS_MODULES
+
 from . import metrics  # its FAILING; metrics reads this module's rows
+
+
+def above_harness(frames):
+    """The frames down to the call shim: the executor's below it say
+    nothing of the case (`repro` shows the same)."""
+    shown = []
+    for f in frames:
+        if f.module_name in HARNESS_MODULES and shown:
+            break
+        shown.append(f)
+    return shown
 
 
 def persist(conn, run, findings, cases):
     """Writes the run's findings, their cases and its values' verdicts,
     replacing what an earlier analysis of the run wrote."""
-    for table in ("findings", "finding_cases", "run_values"):
+    for table in ("findings", "finding_cases", "run_values", "findings_made"):
         conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run,))
+    conn.execute("INSERT INTO findings_made VALUES (?)", (run,))
     values = {}
     for c in cases:
         for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
@@ -32,7 +46,7 @@ def persist(conn, run, findings, cases):
             (run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
              len(f.cases), f.misuse_cases, f.trigger, f.location,
              f.frames[-1].text if f.frames else None,
-             "\n".join(fr.text for fr in (e.frames or f.frames)), f.violation,
+             "\n".join(fr.text for fr in above_harness(e.frames or f.frames)), f.violation,
              len(f.violating), e.function, e.index, e.stderr))
         conn.executemany("INSERT INTO finding_cases VALUES (?, ?, ?, ?)",
                          ((run, c.function, c.index, f.id) for c in f.cases))
@@ -82,6 +96,13 @@ class Stored:
     def last_words(self):
         """The representative's last line on stderr, or None."""
         return last_line(self.stderr) or None
+
+
+def analyzed(conn, run):
+    """Whether the run's findings were made: a run never analyzed is not
+    one whose findings are none."""
+    return conn.execute("SELECT 1 FROM findings_made WHERE run_id = ?",
+                        (run,)).fetchone() is not None
 
 
 def stored(conn, run):

@@ -178,13 +178,12 @@ def cmd_report(args):
 
 
 def cmd_findings(args):
-    from trebuchet.reports import findings_text, metrics, store
+    from trebuchet.reports import findings_store, findings_text, metrics, store
 
     conn = store.connect(args.db)
     for target, run in metrics.latest_runs(conn).items():
         # a run stored without its findings (merged where its spec was not)
-        if args.target in (None, target) and not conn.execute(
-                "SELECT 1 FROM findings WHERE run_id = ?", (run,)).fetchone():
+        if args.target in (None, target) and not findings_store.analyzed(conn, run):
             spec = triage.spec_of_run(conn, run)
             if spec:
                 triage.record(args.db, run, spec)

@@ -117,10 +117,11 @@ class GateResult:
     still_failing: int = 0
     seconds: float = 0.0
     new_findings: list = field(default_factory=list)  # [NewFinding]: by finding only
+    analyzed: bool = True  # the gated run's findings were made
 
     @property
     def by_finding(self):
-        return self.baseline.findings is not None
+        return self.baseline.findings is not None and self.analyzed
 
     @property
     def confirmed_findings(self):
@@ -241,6 +242,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
 def _attach_findings(conn, run, result):
     """Each new failure's finding; by finding, the new findings: those of
     new failures, and broken promises, that the baseline does not list."""
+    result.analyzed = findings_store.analyzed(conn, run)
     found = {f.id: f for f in findings_store.stored(conn, run)}
     of_case = {(fn, i): found.get(fid) for fn, i, fid in conn.execute(
         "SELECT function, case_index, finding FROM finding_cases WHERE run_id = ?", (run,))}
@@ -396,8 +398,12 @@ def as_text(r):
         lines += _section(r.fixed, lambda c: [
             f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"],
             "fixed", "the updated baseline's diff shows every one")
-    lines.append(f"this baseline lists no findings, so it gates case by case; "
-                 f"`{r.baseline_command()}` writes one that gates by finding")
+    if r.baseline.findings is None:
+        lines.append(f"this baseline lists no findings, so it gates case by case; "
+                     f"`{r.baseline_command()}` writes one that gates by finding")
+    else:
+        lines.append(f"run {r.info.id} has no findings made (`trebuchet findings --db {r.db}`"
+                     f" makes them), so it is gated case by case")
     lines.append(f"gate failed: {_plural(len(r.confirmed), 'confirmed new failure')}"
                  if r.failed else "gate passed: no confirmed new failure")
     return "\n".join(lines)

@@ -60,14 +60,10 @@ def describe(result):
 def frames_block(frames):
     """Where a failing case ended, innermost first, symbolized, down to the
     call shim (the executor's frames below it say nothing of the case)."""
-    from trebuchet.reports import findings, symbolize
+    from trebuchet.reports import findings_store, symbolize
 
     [named] = symbolize.symbolize([frames])
-    shown = []
-    for f in named:
-        if f.module_name in findings.HARNESS_MODULES and shown:
-            break
-        shown.append(f)
+    shown = findings_store.above_harness(named)
     return "it ended in:\n" + "\n".join(f"  at {f.text}" for f in shown)
 
 

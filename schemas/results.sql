@@ -135,6 +135,12 @@ CREATE TABLE IF NOT EXISTS findings (
     PRIMARY KEY (run_id, id)
 );
 
+-- The runs whose findings were made (a run may have none: this tells it
+-- from a run never analyzed, which the gate compares case by case).
+CREATE TABLE IF NOT EXISTS findings_made (
+    run_id INTEGER PRIMARY KEY
+);
+
 CREATE TABLE IF NOT EXISTS finding_cases (
     run_id     INTEGER NOT NULL,
     function   TEXT    NOT NULL,

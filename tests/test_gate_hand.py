@@ -93,6 +93,8 @@ def test_the_text_gives_the_verdict_and_a_repro_command_per_failure(compared):
         f"fixed: 1 case failed in the baseline and pass now; `trebuchet baseline --db {db}"
         f" --target {SPEC} --out {path}` updates the baseline",
         "  demo_count(string:LONG, int:ZERO) case 4",
+        f"this baseline lists no findings, so it gates case by case; `trebuchet baseline --db"
+        f" {db} --target {SPEC} --out {path}` writes one that gates by finding",
         "gate failed: 2 confirmed new failures"]
 
 
@@ -131,7 +133,7 @@ def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
     assert sarif_errors(document) == []
     [run] = document["runs"]
     assert run["tool"]["driver"]["version"] == "9.9"
-    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["ABORT", "RESTART"]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["ABORT", "RESTART", "PROMISE"]
     line = next(i for i, text in enumerate((ROOT / SPEC).read_text().splitlines(), 1)
                 if "name: demo_count" in text)
     got = [(r["ruleId"], r["ruleIndex"], r["level"], r["partialFingerprints"],
@@ -192,7 +194,7 @@ def test_reruns_decide_what_is_confirmed_and_what_flaky(compared, tmp_path):
         " bug report)",
         "flaky new failures (did not fail every time again; not counted):",
         "  demo_count(string:LONG, int:ONE) case 5: RESTART, then RESTART, PASS, ABORT exit 3",
-        text[-3], text[-2], "gate failed: 1 confirmed new failure"]
+        text[-4], text[-3], text[-2], "gate failed: 1 confirmed new failure"]
 
     junit.write(result, tmp_path / "j.xml")
     failure = junit_valid(tmp_path / "j.xml").find(".//testcase[@name='demo_count']/failure")
@@ -305,12 +307,16 @@ def test_the_files_say_what_ci_servers_read(compared, tmp_path):
     rules = sarif.document(result, spec, "1")["runs"][0]["tool"]["driver"]["rules"]
     assert [(r["id"], r["name"], r["shortDescription"]["text"]) for r in rules] == [
         ("ABORT", "CallAborts", "A call with these values ends its process"),
-        ("RESTART", "CallHangs", "A call with these values does not return")]
+        ("RESTART", "CallHangs", "A call with these values does not return"),
+        ("PROMISE", "PromisedErrorMissing",
+         "A call does not report the error its documentation promises")]
     assert [r["fullDescription"]["text"] for r in rules] == [
         "The function, given exceptional but type-correct values, killed its process (a"
         " signal, or exit() from inside the call) where it passed before.",
         "The function, given exceptional but type-correct values, had not returned when the"
-        " watchdog fired, where it returned before."]
+        " watchdog fired, where it returned before.",
+        "The function returned without the error (or with another errno than) its"
+        " documentation promises for these values, as its spec's contract states it."]
 
 
 def test_a_baseline_names_an_exit_and_refuses_a_shard(compared, tmp_path):

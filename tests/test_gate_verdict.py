@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from conftest import trebuchet
-from test_gate import (demolib_v1, expected_regression, flaky_new_failure, gate,  # noqa: F401
-                       run_demolib, sarif_errors)
+from conftest import query, trebuchet
+from test_gate import (by_case, demolib_v1, expected_regression, flaky_new_failure,  # noqa: F401
+                       gate, run_demolib, sarif_errors, without_findings)
 from trebuchet.reports import baseline as baselines
 
 
@@ -23,17 +23,29 @@ def flaky(tmp_path_factory):
     return flaky_new_failure(tmp_path_factory.mktemp("verdict"), "st_flaky")
 
 
-def test_one_confirmed_new_failure_fails_the_gate(flaky, tmp_path):
+@pytest.mark.parametrize("by_finding", [True, False], ids=["by-finding", "by-case"])
+def test_one_confirmed_new_failure_fails_the_gate(flaky, tmp_path, by_finding):
     db, baseline, toggle, env = flaky
+    if not by_finding:
+        baseline = tmp_path / "by-case.baseline"
+        baseline.write_text(flaky[1].read_text())
+        without_findings(baseline)
     toggle.write_text("1")  # the one rerun fails
     sarif_path = tmp_path / "s.sarif"
     result = gate(db, baseline, "--confirm", "1", "--sarif", sarif_path, env=env)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "1 confirmed, 0 flaky" in result.stdout
-    assert "gate failed: 1 confirmed new failure" in result.stdout
     [one] = json.loads(sarif_path.read_text())["runs"][0]["results"]
     assert one["level"] == "error"
-    assert one["partialFingerprints"] == {"trebuchetCase/v1": "selftest/st_flaky/0"}
+    if by_finding:
+        assert "gate failed: 1 confirmed new finding" in result.stdout
+        fingerprint = query(db, "SELECT fingerprint FROM findings f JOIN finding_cases c ON"
+                            " c.run_id = f.run_id AND c.finding = f.id WHERE c.run_id = 2"
+                            " AND c.function = 'st_flaky'")[0][0]
+        assert one["partialFingerprints"] == {"trebuchetFinding/v1": fingerprint}
+    else:
+        assert "gate failed: 1 confirmed new failure" in result.stdout
+        assert one["partialFingerprints"] == {"trebuchetCase/v1": "selftest/st_flaky/0"}
 
 
 def test_failing_on_two_of_three_reruns_is_flaky(flaky):
@@ -64,8 +76,8 @@ def test_a_case_setup_in_the_baseline_is_not_new_when_it_fails(tmp_path):
     assert "new failures: 0" in result.stdout and "fixed" not in result.stdout
 
 
-def test_each_sarif_result_is_an_error_with_its_own_fingerprint(demolib_v1, tmp_path):  # noqa: F811
-    db, baseline = demolib_v1
+def test_each_sarif_result_is_an_error_with_its_own_fingerprint(by_case, tmp_path):  # noqa: F811
+    db, baseline = by_case
     run_demolib(2, db)
     documents = []
     for name in ("first.sarif", "again.sarif"):
@@ -74,7 +86,7 @@ def test_each_sarif_result_is_an_error_with_its_own_fingerprint(demolib_v1, tmp_
     assert sarif_errors(documents[0]) == []
     driver = documents[0]["runs"][0]["tool"]["driver"]
     assert {r["id"]: r["defaultConfiguration"]["level"] for r in driver["rules"]} == \
-        {"ABORT": "error", "RESTART": "error"}
+        {"ABORT": "error", "RESTART": "error", "PROMISE": "error"}
     results = documents[0]["runs"][0]["results"]
     assert [r["level"] for r in results] == ["error"] * len(expected_regression())
     fingerprints = [r["partialFingerprints"] for r in results]
@@ -85,10 +97,10 @@ def test_each_sarif_result_is_an_error_with_its_own_fingerprint(demolib_v1, tmp_
     assert [r["partialFingerprints"] for r in documents[1]["runs"][0]["results"]] == fingerprints
 
 
-def test_reproducers_are_written_without_reruns_too(demolib_v1, tmp_path):  # noqa: F811
+def test_reproducers_are_written_without_reruns_too(by_case, tmp_path):  # noqa: F811
     """--confirm 0 --emit-c: the gate runs each chosen case once, for its
     reproducer's record, in the baseline's dictionary."""
-    db, baseline = demolib_v1
+    db, baseline = by_case
     run_demolib(2, db)
     out = tmp_path / "reproducers"
     result = gate(db, baseline, "--confirm", "0", "--emit-c", out)
