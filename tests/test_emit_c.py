@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, chroot_launcher, function_cases, trebuchet
+from conftest import ROOT, chroot_launcher, function_cases, root_is_a_mount_point, trebuchet
 
 RETURNED = re.compile(r"^(\w+) returned (-?\d+), errno (\d+)", re.M)
 HANG_SECONDS = 10  # as `make run` gives a call: past it, the case hangs
@@ -260,7 +260,8 @@ def test_a_hang_hangs_after_saying_what_it_calls(tmp_path):
     assert b"repro: calling st_hang(int:ZERO)" in hung.value.stderr
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the chroot needs root")
+@pytest.mark.skipif(os.geteuid() != 0 or not root_is_a_mount_point(),
+                    reason="the chroot needs root, and a / that is a mount point")
 def test_a_freed_stream_case_ends_the_same_in_a_chroot_without_proc(tmp_path):
     """The program settles its world (no randomised addresses) by executing
     itself again; where there is no /proc to find itself by (a chroot
