@@ -32,7 +32,14 @@ ClusterFuzz's crash state have theirs):
     folded into one name, so a signature survives ASLR, a recompile, code
     moving inside the library, and another machine's CPU or debug files.
     A frame no symbol names is module + offset, which survives ASLR and
-    the same build only.  A case with no frames at all (an exit() inside
+    the same build only.
+  - The line, by its text: where the library's source is here (a
+    maintainer's own build with debug information), the naming frame's
+    source line, white space folded, is part of the signature, so two
+    defects in one function are two findings; by its text, not its
+    number, so code moving above it keeps the finding.  An edit of that
+    very line makes it another.  Not for a stack overflow or a hang, whose
+    place in the function is chance.  A case with no frames at all (an exit() inside
     the call, a site that could not be taken) is its kind in its function.
 
 Broken error promises (a contract's `errors`) are findings too: the cases
@@ -47,10 +54,12 @@ was promised; a promised error missing.  Each case keeps its finding
 share), its representative case (the fewest unacceptable values), and the
 fingerprint of its signature, by which a later run, the gate and code
 scanning know it again."""
+import functools
 import hashlib
 import re
+from pathlib import Path
 import signal as signals
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from trebuchet.runner.names import errno_name, last_line, signal_name, stderr_text
@@ -73,7 +82,7 @@ __libc_message __libc_fatal __fortify_fail __chk_fail __stack_chk_fail malloc_pr
 __malloc_assert __libc_signal_restore_set __restore_rt __sigaction
 """.split())
 
-HARNESS_MODULES = ("trebuchet-exec", "linux-vdso.so.1", "[vdso]", "[unknown]")
+HARNESS_MODULES = symbolize.HARNESS_MODULES
 PROMISE_KINDS = ("no-error", "errno")  # a promised error broken by a call that returned
 
 
@@ -177,6 +186,31 @@ def _frame_key(f):
     return symbolize.canonical(f.function) if f.function else f"{f.module_name}+{f.offset:#x}"
 
 
+# Kinds whose place inside the naming function is no part of the defect: a
+# stack overflows wherever the recursion runs out, a hang is stopped
+# wherever its loop happens to be.
+PLACELESS = ("stack-overflow", "hang")
+LINE_KEY = 80  # characters of a source line a signature keeps
+
+
+@functools.lru_cache(maxsize=256)
+def _source_lines(path):
+    try:
+        return Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+
+
+def line_key(frame):
+    """The source line a frame stopped on, by its text (white space
+    folded), where the source is here: two defects in one function are
+    two findings, and the key survives code moving above or below it."""
+    lines = _source_lines(frame.file) if frame.file and frame.line else None
+    if not lines or frame.line > len(lines):
+        return None
+    return " ".join(lines[frame.line - 1].split())[:LINE_KEY] or None
+
+
 def crash_finding(case, library_modules):
     """The signature, kind, title and frames of a failing case."""
     kind, words = kind_of(case)
@@ -187,8 +221,13 @@ def crash_finding(case, library_modules):
     else:
         chosen = naming_frames(case.frames, library_modules)
         keys = [_frame_key(f) for f in chosen] or [f"in {case.function}"]
+        line = line_key(chosen[-1]) if chosen and kind not in PLACELESS else None
+        if line:
+            keys[-1] += f": {line}"
     signature = "|".join([kind + (f": {words}" if words else "")] + keys)
     where = _frame_key(chosen[-1]) if chosen else case.function
+    if chosen and chosen[-1].place and kind not in PLACELESS:
+        where += f" at {Path(chosen[-1].file).name}:{chosen[-1].line}"
     what = {"assertion": f"assertion '{words}' failed", "abort": f"abort: {words}" if words
             else "abort", "stack-overflow": "stack overflow", "hang": "hang"}.get(kind, kind)
     title = f"{what} in {where}" if keys[0] != "wild jump" else \
@@ -227,6 +266,17 @@ def _example(cases):
     """The representative: a case breaking the contract when there is one,
     then the fewest unacceptable values, then the first."""
     return min(cases, key=lambda c: (c.broken is None, c.unacceptable, c.function, c.index))
+
+
+def _violation_text(f):
+    """Each promise the finding's cases break, the representative's first,
+    with how many of its cases break it when not all do; None for none."""
+    counts = Counter(c.broken for c in f.cases if c.broken)
+    if not counts:
+        return None
+    order = [f.example.broken] + sorted(p for p in counts if p != f.example.broken)
+    return "; ".join(p if counts[p] == len(f.cases) else
+                     f"{p} [{counts[p]} of {len(f.cases)} cases]" for p in order)
 
 
 def fingerprint(target, signature):
@@ -282,9 +332,9 @@ def analyze(conn, run, spec, contracts, library_modules):
     for f in findings:
         f.fingerprint = fingerprint(spec.target if spec else "", f.signature)
         f.example = _example(f.cases)
-        f.violation = f.example.broken
+        f.violation = _violation_text(f)
         by_function = defaultdict(list)
-        for c in (f.violating or f.cases):
+        for c in f.cases:
             by_function[c.function].append(c)
         params = {fn.name: [p.name for p in fn.params] for fn in (spec.functions if spec else ())}
         f.trigger = "; ".join(

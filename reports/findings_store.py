@@ -8,7 +8,7 @@ from pathlib import Path
 
 from trebuchet.runner.names import last_line
 
-from .findings import HARNESS_MODULES
+from .symbolize import HARNESS_MODULES
 
 from . import metrics  # its FAILING; metrics reads this module's rows
 

@@ -16,8 +16,10 @@ def as_text(targets):
     for t in targets:
         rate = t.acceptable.rate if t.acceptable else None
         lines.append(f"{t.target} (run {t.run}, {t.target_version}): "
-                     f"{t.findings_count}, {t.violations_count}; failure rate "
-                     + (f"{rate:.2f}% over acceptable values, " if rate is not None else "")
+                     f"{t.findings_count}, {t.violations_count}; normalized failure rate (the mean"
+                     f" of its functions') "
+                     + (f"{rate:.2f}% over the cases of acceptable values, "
+                        if rate is not None else "")
                      + f"{t.failure_rate:.2f}% over every case")
         for f in t.findings:
             misuse = f", {f.misuse_cases} misuse" if f.misuse_cases else ""

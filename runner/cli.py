@@ -217,7 +217,7 @@ def cmd_baseline(args):
 def cmd_gate(args):
     from importlib.metadata import version
 
-    from trebuchet.reports import junit, sarif
+    from trebuchet.reports import junit, metrics, sarif
 
     from . import gate
 
@@ -235,8 +235,8 @@ def cmd_gate(args):
     _say(gate.as_text(result))
     written = gate.emit_reproducers(result, args.emit_c) if args.emit_c else []
     if written:
-        what = "confirmed new findings" if result.by_finding else "confirmed new failures"
-        print(f"standalone C reproducers of {len(written)} {what} written to "
+        what = "confirmed new finding" if result.by_finding else "confirmed new failure"
+        print(f"standalone C reproducers of {metrics.plural(len(written), what)} written to "
               f"{args.emit_c}/ (make -C {written[0]} run builds and runs the first)")
     return Exit.REGRESSED if result.failed else Exit.OK
 

@@ -45,7 +45,9 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     roots = [_repro_c(spec, function, result, params, target_arg, [])]
     roots += [p.read_text() for p in sorted(SUPPORT.iterdir())]
     sources = _needed_sources(roots, _candidate_sources(spec))
-    headers = _needed_headers(roots + [p.read_text() for p in sources], spec)
+    # the spec's own headers as it names them (repro.c names them by file name)
+    spelled = "".join(f"#include {h}\n" for h in codegen.include_lines(spec))
+    headers = _needed_headers(roots + [spelled] + [p.read_text() for p in sources], spec)
     names = [p.name for p in sources + headers] + [p.name for p in SUPPORT.iterdir()]
     clash = {n for n in names if names.count(n) > 1}
     if clash:
@@ -127,6 +129,14 @@ def _base_symbols():
             for symbol, name in table.findall(path.read_text())}
 
 
+def _copied_includes(spec):
+    """The spec's includes as the reproducer's repro.c names them: the
+    target's own headers are copied into support/ by file name, so
+    `../mylib.h` or `include/mylib.h` is included as "mylib.h" there."""
+    return [f'"{Path(h[1:-1]).name}"' if h.startswith('"') else h
+            for h in codegen.include_lines(spec)]
+
+
 def _repro_c(spec, function, result, params, target_arg, copied):
     values = [p["value"] for p in params] + list(function.extra_args)
     pointer = function.returns.endswith("*")
@@ -135,7 +145,7 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
         hang_seconds=HANG_SECONDS, copied=copied,
-        includes=codegen.include_lines(spec),
+        includes=_copied_includes(spec),
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
         returns=function.returns, args=codegen.call_args(function, build.param_types(spec)),
         ret_expr="0" if function.returns == "void"

@@ -65,7 +65,8 @@ def is_misuse(finding):
 
 def named_by(finding):
     """(kind, function) as the signature has them: its kind, its frame."""
-    return finding["kind"], finding["signature"].split("|")[-2 if is_misuse(finding) else -1]
+    frame = finding["signature"].split("|")[-2 if is_misuse(finding) else -1]
+    return finding["kind"], frame.split(":")[0]  # the function, without its line's text
 
 
 def findings(db):
@@ -146,3 +147,22 @@ def test_repro_says_where_the_case_ended(store):
     assert lines[ended + 1].startswith("  at count_bytes (") and \
         lines[ended + 1].endswith(f"defects.c:{defect_line('count_bytes')})")
     assert lines[ended + 2].startswith(f"  at {f['example_function']} (")
+
+
+def test_a_reproducer_builds_from_a_spec_whose_header_is_elsewhere(store, tmp_path):
+    """The layout a library's repository has (README, "In a library's
+    repository"): the spec in robustness/, its header in include/."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "defects.h").write_text((ROOT / "tests/defects/defects.h").read_text())
+    (tmp_path / "robustness").mkdir()
+    spec = (ROOT / SPEC).read_text().replace("includes: [defects.h]",
+                                             "includes: [../include/defects.h]")
+    spec = spec.replace("libraries: [build/tests/defects/libdefects.so]", f"libraries: [{LIB}]")
+    (tmp_path / "robustness" / "defects.yaml").write_text(spec)
+    out = tmp_path / "repro"
+    trebuchet("repro", "--target", "robustness/defects.yaml", "--function", "df_peek",
+              "--values", "pointer:NULL", "--emit-c", out, cwd=tmp_path)
+    subprocess.run(["make", "-s", "-C", str(out)], check=True, capture_output=True)
+    crashed = subprocess.run([str(out / "repro")], capture_output=True,
+                             env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert crashed.returncode == -11  # SIGSEGV, as the case did
