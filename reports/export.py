@@ -48,6 +48,9 @@ def records(conn, run=None):
         values = list(row)
         values[4] = row["value_names"].split(" ") if row["value_names"] else []
         values[14] = stderr_text(row["stderr"])
+        # SQLite's integers are signed: an address above 2^63 comes back negative
+        if row["fault_addr"] is not None:
+            values[16] = row["fault_addr"] & 0xFFFFFFFFFFFFFFFF
         # a site whose unwinding failed has no frames: an empty list
         values[17] = None if row["frames"] is None else \
             row["frames"].split("\n") if row["frames"] else []

@@ -130,8 +130,7 @@ class GateResult:
     @property
     def of_known_findings(self):
         """New failures of findings the baseline knows: reported, not counted."""
-        return [n for n in self.new if n.finding and
-                n.finding.fingerprint in self.baseline.findings]
+        return [n for n in self.new if n.finding and not _new_to(self.baseline, n.finding)]
 
     @property
     def confirmed(self):
@@ -252,7 +251,7 @@ def _attach_findings(conn, run, result):
         return
     new = {}
     for n in result.new:
-        if n.finding and n.finding.fingerprint not in result.baseline.findings:
+        if n.finding and _new_to(result.baseline, n.finding):
             new.setdefault(n.finding.fingerprint, NewFinding(n.finding)).cases.append(n)
     for f in found.values():
         if f.kind in findings_model.PROMISE_KINDS and f.fingerprint not in \
@@ -260,6 +259,14 @@ def _attach_findings(conn, run, result):
             example = _stored_case(conn, run, f.example_function, f.example_case)
             new[f.fingerprint] = NewFinding(f, example=example)
     result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+
+
+def _new_to(baseline, finding):
+    """Whether the baseline does not know the finding: not by its
+    fingerprint, or not as a contract violation (new cases made a known
+    crash break a promise: a new violation)."""
+    known = baseline.findings.get(finding.fingerprint)
+    return known is None or (finding.is_violation and not known["violation"])
 
 
 def _stored_case(conn, run, function, index):
