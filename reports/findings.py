@@ -10,7 +10,9 @@ ClusterFuzz's crash state have theirs):
     "abort" with a C library's message (free(): invalid pointer), "hang"
     (RESTART), "exit N".  Numbers and addresses in a text are masked, so
     that the same assertion on another descriptor is the same defect.
-  - The frames: the crash machinery (raise, abort, __assert_fail, the
+  - The frames (for a hang, the outermost frame inside the library: the
+    entry the call loops in, not wherever the watchdog found it): the
+    crash machinery (raise, abort, __assert_fail, the
     C library's error reporting) is dropped; of the rest, the frames inside
     the library under test (the spec's libraries; glibc when it lists none)
     count, else those outside the harness (an in-line macro crashes in its
@@ -166,14 +168,18 @@ def kind_of(case):
 
 # ---- the frames
 
-def naming_frames(frames, library_modules):
+def naming_frames(frames, library_modules, outermost=False):
     """The frames a signature is made of: the innermost that is not a leaf
-    routine (a string routine, the allocator), with the leaves inside it."""
+    routine (a string routine, the allocator), with the leaves inside it;
+    or, for a hang, the outermost: where the watchdog found a looping call
+    is chance, which entry of the library it loops in is not."""
     frames = [f for f in frames
               if not (f.function and symbolize.canonical(f.function) in MACHINERY)]
     inside = [f for f in frames if f.module_name in library_modules]
     if not inside:
         inside = [f for f in frames if f.module_name not in HARNESS_MODULES]
+    if outermost:
+        return inside[-1:]
     chosen = []
     for f in inside:
         chosen.append(f)
@@ -219,7 +225,7 @@ def crash_finding(case, library_modules):
         # the tested function is all that names it
         chosen, keys = [], ["wild jump", f"in {case.function}"]
     else:
-        chosen = naming_frames(case.frames, library_modules)
+        chosen = naming_frames(case.frames, library_modules, outermost=kind == "hang")
         keys = [_frame_key(f) for f in chosen] or [f"in {case.function}"]
         line = line_key(chosen[-1]) if chosen and kind not in PLACELESS else None
         if line:
