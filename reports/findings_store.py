@@ -80,6 +80,11 @@ class Stored:
         return self.violation is not None
 
     @property
+    def misuse_only(self):
+        """Every case holds a value the contract does not accept."""
+        return self.misuse_cases == self.cases and not self.is_violation
+
+    @property
     def place(self):
         """Where it strikes as people read it: its file and line, relative
         to the working directory when the file lies under it; else its

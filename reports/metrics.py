@@ -330,6 +330,19 @@ class TargetSummary:
         return [f for f in self.findings if f.is_violation]
 
     @property
+    def acted_findings(self):
+        """The findings a maintainer acts on: all but those on misuse only."""
+        return [f for f in self.findings if not f.misuse_only]
+
+    @property
+    def misuse_findings(self):
+        return [f for f in self.findings if f.misuse_only]
+
+    @property
+    def misuse_count(self):
+        return plural(len(self.misuse_findings), "finding")
+
+    @property
     def findings_count(self):
         return plural(len(self.findings), "finding")
 
