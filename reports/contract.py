@@ -12,6 +12,11 @@ class Contract:
         self.function = function
         self.contract = contract
         self.acceptable = acceptable  # per parameter: {value name: bool}
+        # each promised error with its parameters by position, made once:
+        # every case of the run is matched against them
+        params = [p.name for p in function.params]
+        self.rules = [(n, rule, {params.index(p): set(v) for p, v in rule.when})
+                      for n, rule in enumerate(contract.errors if contract else ())]
 
     def accepts(self, values):
         return [self.acceptable[i].get(v, True) for i, v in enumerate(values)]
@@ -20,9 +25,7 @@ class Contract:
         return all(a for i, a in enumerate(case.acceptable) if i not in skip)
 
     def _error_rules(self, case):
-        params = [p.name for p in self.function.params]
-        for n, rule in enumerate(self.contract.errors if self.contract else ()):
-            named = {params.index(p): set(v) for p, v in rule.when}
+        for n, rule, named in self.rules:
             if all(case.values[i].split(":", 1)[1] in vs for i, vs in named.items()) and \
                     self._others_acceptable(case, named):
                 yield n, rule

@@ -335,6 +335,7 @@ def analyze(conn, run, spec, contracts, library_modules):
             continue
         groups.setdefault(made.signature, made).cases.append(c)
     findings = list(groups.values())
+    params = {fn.name: [p.name for p in fn.params] for fn in (spec.functions if spec else ())}
     for f in findings:
         f.fingerprint = fingerprint(spec.target if spec else "", f.signature)
         f.example = _example(f.cases)
@@ -342,7 +343,6 @@ def analyze(conn, run, spec, contracts, library_modules):
         by_function = defaultdict(list)
         for c in f.cases:
             by_function[c.function].append(c)
-        params = {fn.name: [p.name for p in fn.params] for fn in (spec.functions if spec else ())}
         f.trigger = "; ".join(
             f"{name}: {trigger_of(cs, ran[name], params.get(name) or [f'arg{i + 1}' for i in range(len(cs[0].values))])}"
             for name, cs in sorted(by_function.items()))
