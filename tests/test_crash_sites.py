@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import function_cases, query, trebuchet
-from test_determinism import FREED_MEMORY
+from test_determinism import FREED_MEMORY, WATCHDOG
 
 FRAME = re.compile(r"^(/\S+|\[unknown\])\+0x[0-9a-f]+$")
 SIGSEGV, SIGABRT, SIGXCPU = 11, 6, 24
@@ -30,7 +30,7 @@ def test_outcomes_are_the_same_with_and_without_crash_sites(tmp_path):
         db = tmp_path / f"{target}.db"
         for extra in ([], ["--no-crash-sites"]):
             trebuchet("run", "--target", target, "--functions", FREED_MEMORY[target],
-                      "--db", db, "--quiet", *extra)
+                      *WATCHDOG, "--db", db, "--quiet", *extra)
         with_sites, without = _results(db, 1), _results(db, 2)
         assert with_sites.keys() == without.keys()
         differing = {k: (with_sites[k], without[k]) for k in with_sites
