@@ -66,7 +66,7 @@ class Module:
 # to end ones around them take minutes a mutant on two cores).
 GATE_HAND = ["tests/test_gate_hand.py"]
 MODULES = [
-    Module("reports/metrics.py", ["tests/test_rates.py"]),
+    Module("reports/metrics.py", ["tests/test_rates.py", "tests/test_metrics_by_hand.py"]),
     Module("runner/gate.py", GATE_HAND + ["tests/test_gate_verdict.py"]),
     Module("reports/baseline.py", GATE_HAND),
     Module("reports/sarif.py", GATE_HAND),

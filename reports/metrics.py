@@ -88,6 +88,7 @@ def is_failing(outcome):
 
 C_TYPE_WORDS = {"const", "volatile", "unsigned", "signed", "short", "long", "int", "char",
                 "void", "float", "double", "struct", "enum", "union"}
+TAG_KEYWORDS = {"struct", "enum", "union"}
 
 
 def parameter_names(signature):
@@ -100,7 +101,9 @@ def parameter_names(signature):
         if param in ("", "void", "..."):
             continue
         match = re.fullmatch(r"(.*?[\s*])([A-Za-z_]\w*)\s*(\[[^]]*\])?", param)
-        named = match and match.group(1).strip(" *") and match.group(2) not in C_TYPE_WORDS
+        kind = match and match.group(1).strip(" *")
+        # "enum e", "struct s": the word after the keyword is a tag, not a name
+        named = kind and kind not in TAG_KEYWORDS and match.group(2) not in C_TYPE_WORDS
         names.append(match.group(2) if named else f"arg{i + 1}")
     return names
 
