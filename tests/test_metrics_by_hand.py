@@ -345,6 +345,7 @@ def test_what_is_no_stream_at_all():
     ("int f(float, double, signed, const volatile int)", ["arg1", "arg2", "arg3", "arg4"]),
     ("int f(const char *s, unsigned int n, short *p)", ["s", "n", "p"]),
     ("int f(T)", ["arg1"]),
+    ("int f(unsigned char, volatile void, const char)", ["arg1", "arg2", "arg3"]),
 ])
 def test_parameters_written_without_a_name(signature, names):
     assert metrics.parameter_names(signature) == names
@@ -388,3 +389,89 @@ def test_the_keys_a_reader_s_scripts_use(values, study):
     assert len(d["functions"]) == 10 and len(d["hardened"]) == 3
     assert d["parameters"][0] == dict(target="robust_sfio", function="sfclose", name="a",
                                       datatype="int", values=d["parameters"][0]["values"])
+
+
+def test_what_a_page_says_of_a_run_and_its_findings(values):
+    info = values.info
+    assert (info.target_arg, info.partial) == ("demo", False)
+    assert (values.findings_count, values.violations_count, values.misuse_count) == \
+        ("0 findings", "0 contract violations", "0 findings")
+    assert (values.repeated, values.flaky_count, values.acted_findings) == (1, 0, [])
+    got = metrics.failing_cases(store.connect(values.db), 1, "w", 1)
+    assert got[0].values == ["int:ZERO", "string:NULL"]
+
+
+def test_what_is_empty_until_it_is_filled(values):
+    bare = metrics.TargetSummary("t", 1, "", values.info, [])
+    assert (bare.equivalents, bare.repeated, bare.flaky, bare.findings) == ({}, 1, [], [])
+    report = metrics.Report([], [], [], silent=["s"], hindering=["h"])
+    assert (report.study, report.bench, report.dictionaries) == (metrics.STUDY, [], [])
+    assert report.crash_scale == ["s", "h"]
+    f = metrics.FunctionStats("t", 1, "f", "int f(void)")
+    assert (f.cases_total, f.sampled, f.failure_interval) == (0, False, None)
+
+
+def test_the_study_s_texts(study):
+    by = {s.target: s for s in study.study_figures}
+    assert [by[t].unit for t in ("stdio", "sfio", "robust_sfio")] == ["%", "%", "%"]
+    assert by["robust_sfio"].study == "0.44% over 8 functions"
+    assert by["sfio vs stdio"].study == "3 to 10 over 20 pairs"
+    assert study.target("sfio").function("sfclose").equivalent == "fclose"
+
+
+def test_no_equivalent_pairs_without_stdio(tmp_path):
+    db = tmp_path / "alone.db"
+    _target(db, "sfio", {"sfclose": 10})
+    report = metrics.build_report([(store.connect(db), db)], lambda info: {
+        "sfclose": dict(note=None, equivalent="fclose")})
+    assert report.equivalents == [] and report.pairs == []
+
+
+def test_the_study_s_benchmarks():
+    """DSN 2001, Table 1 and section 4."""
+    assert metrics.LIBRARIES == ("stdio", "sfio", "robust_sfio")
+    assert metrics.STUDY_BENCHMARKS == ("copyrw", "getc", "putc", "read", "revrd", "seekrw",
+                                        "write")
+    assert metrics.BLOCK_BENCHMARKS == ("copyrw", "read", "revrd", "seekrw", "write")
+    assert metrics.STUDY_BLOCKS == (8192, 757)
+    assert metrics.STUDY_BENCH == {
+        "robust_over_sfio_slower_pct": [0, 15], "robust_over_sfio_mean_pct": 2,
+        "robust_over_sfio_abstract_pct": 1, "robust_vs_stdio_within_pct": 2,
+        "robust_vs_stdio_except": "the 757-byte block and copy benchmarks",
+        "repetitions": 10, "file_mb": {"block": 1000, "byte": 250}}
+
+
+def _config(benchmark, block, over_stdio):
+    one = metrics.Interval.of([1.0])
+    lib = metrics.BenchLibrary("sfio", one, one, one, one)
+    return metrics.BenchConfig(benchmark, block, 1, {"sfio": lib}, None,
+                               metrics.Interval.of([over_stdio]), None)
+
+
+def test_within_two_percent_of_stdio_holds_at_two_percent():
+    run = metrics.BenchRun({}, "", [_config("getc", 0, 1 + 2 / 100), _config("read", 8192, 1.03)])
+    assert (run.within_stdio, run.stdio_comparable_count) == (1, 2)
+    # no configuration of the study's: no ratio to average
+    ours = metrics.BenchRun({}, "", [_config("records", 0, 1.0)])
+    assert (ours.mean_robust_over_sfio, ours.best_robust_over_sfio,
+            ours.worst_robust_over_sfio) == (0.0, 0.0, 0.0)
+    assert (ours.repetitions, ours.confidence_pct) == (1, 0.0)
+    empty = metrics.BenchRun({}, "", [])
+    assert (empty.repetitions, empty.confidence_pct) == (0, 0.0)
+
+
+def test_benchmarks_the_study_did_not_name_come_last(tmp_path):
+    db = _bench_store(tmp_path / "b.db")
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO bench_results VALUES (1, 'aaa', 0, 'sfio', 1, 99, 1, 1, 0, 1)")
+    (run,) = metrics.bench_runs([(store.connect(db), db)])
+    assert [c.label for c in run.configs][-2:] == ["records", "aaa"]
+    d = run.as_dict()
+    assert set(d) == {"run", "db", "study", "configs", "study_configs", "mean_robust_over_sfio",
+                      "best_robust_over_sfio", "worst_robust_over_sfio",
+                      "mean_elapsed_robust_over_sfio", "stdio_comparable", "within_stdio",
+                      "repetitions", "confidence_pct"}
+    assert set(d["configs"][0]) == {"benchmark", "block", "label", "size_bytes", "in_study",
+                                    "ratio_undecided", "libraries", "robust_over_sfio",
+                                    "robust_over_stdio", "elapsed_robust_over_sfio"}
+    assert set(d["configs"][0]["libraries"]["sfio"]) == {"usr", "sys", "cpu", "elapsed"}

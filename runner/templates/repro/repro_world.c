@@ -20,7 +20,8 @@
  *     the original stdout and stderr, kept at descriptor 1000 and up with
  *     the working directory's, and closed in any program the call starts;
  *   - default signal dispositions, none blocked, umask 022;
- *   - started as root, it becomes nobody, as the test process does, so that
+ *   - started as root, it becomes nobody (looked up in a child, so that the
+ *     name service leaves this heap as it was), as the test process does, so that
  *     permission values (a read-only file) mean the same.
  *
  * Unlike the test process it stays in the caller's process group, so that
@@ -40,6 +41,7 @@
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "repro_support.h"
@@ -198,11 +200,40 @@ static void hold_workdir(void)
 		fail("cannot hold the working directory open");
 }
 
-static void become_nobody(const struct passwd *nobody)
+/* nobody's ids, NOBODY's where there is no such user, looked up in a child
+ * of this process, as trebuchet's harness does (harness/world.c): the name
+ * service's modules and buffers would otherwise be loaded into this heap, and
+ * what a call does with freed memory hangs on the heap's exact layout. */
+static void nobody_ids(uid_t *uid, gid_t *gid)
 {
-	uid_t uid = nobody ? nobody->pw_uid : NOBODY;
-	gid_t gid = nobody ? nobody->pw_gid : NOBODY;
+	struct { int found; uid_t uid; gid_t gid; } ids = { 0 };
+	int p[2];
+	pid_t pid;
 
+	*uid = NOBODY;
+	*gid = NOBODY;
+	if (pipe2(p, O_CLOEXEC))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct passwd *pw = getpwnam("nobody");
+
+		if (pw)
+			ids = (typeof(ids)){ 1, pw->pw_uid, pw->pw_gid };
+		_exit(write(p[1], &ids, sizeof(ids)) != (ssize_t)sizeof(ids));
+	}
+	close(p[1]);
+	if (pid > 0 && read(p[0], &ids, sizeof(ids)) == (ssize_t)sizeof(ids) && ids.found) {
+		*uid = ids.uid;
+		*gid = ids.gid;
+	}
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void become_nobody(uid_t uid, gid_t gid)
+{
 	limit(RLIMIT_NPROC, 4096);
 	if (chown(workdir, uid, gid) || chown(stderr_path, uid, gid) || setgroups(0, NULL) ||
 	    setgid(gid) || setuid(uid))
@@ -211,11 +242,13 @@ static void become_nobody(const struct passwd *nobody)
 
 void repro_enter(char **argv)
 {
-	const struct passwd *nobody;
+	uid_t uid = NOBODY;
+	gid_t gid = NOBODY;
 
 	settle(argv);
 	/* looked up before the descriptors are closed: it reads /etc/passwd */
-	nobody = geteuid() == 0 ? getpwnam("nobody") : NULL;
+	if (geteuid() == 0)
+		nobody_ids(&uid, &gid);
 	make_workdir();
 	take_environment();
 	reset_signals();
@@ -225,7 +258,7 @@ void repro_enter(char **argv)
 	limit(RLIMIT_FSIZE, (rlim_t)64 << 20);
 	limit(RLIMIT_AS, (rlim_t)1 << 30);
 	if (geteuid() == 0)
-		become_nobody(nobody);
+		become_nobody(uid, gid);
 	dprintf(report_err, "repro: working in %s\nrepro: the call's stderr goes to %s\n",
 		workdir, stderr_path);
 }
