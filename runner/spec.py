@@ -267,6 +267,10 @@ def _schema_message(e):
     if e.validator == "required":
         missing = next(k for k in e.validator_value if k not in e.instance)
         return f"missing key '{missing}'"
+    if e.validator == "maxItems" and list(e.absolute_path)[-1:] == ["params"]:
+        return f"{len(e.instance)} parameters: a function has at most {e.validator_value} parameters"
+    if e.validator == "maxItems":
+        return f"{len(e.instance)} items: at most {e.validator_value}"
     if e.validator in ("anyOf", "oneOf") and e.context and \
             all(c.validator == "required" for c in e.context):
         keys = [k for c in e.context for k in c.validator_value]
