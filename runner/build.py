@@ -3,6 +3,8 @@ target's own sources into build/targets/NAME/NAME.so.  The plugin is rebuilt
 when anything it is made from changes (spec, template, sources, headers,
 flags), judged by a digest of all of them kept beside it."""
 import hashlib
+import os
+import re
 import subprocess
 
 from . import codegen, ctype_probe, paths, plugin_check
@@ -14,8 +16,16 @@ from .errors import TrebuchetError
 # inlined replacements.  -z noseparate-code: the plugin in three mappings,
 # not five, since every test process's fork copies (and its exit tears down)
 # each mapping a fork server holds (the executor is linked so too: Makefile).
+# Warnings that mean the plugin would run other code than its source says:
+# a function called without its declaration returns an int, so a pointer
+# it returns is cut to 32 bits; a pointer taken as an integer, or as a
+# pointer to something else.  Errors, at the source's line.
+WARNINGS_THAT_MATTER = ["-Werror=implicit-function-declaration", "-Werror=implicit-int",
+                        "-Werror=int-conversion", "-Werror=incompatible-pointer-types",
+                        "-Werror=return-type"]
 CFLAGS = ["-O2", "-g", "-fPIC", "-shared", "-Wl,-z,noseparate-code", "-fno-builtin",
-          "-U_FORTIFY_SOURCE", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-parameter"]
+          "-U_FORTIFY_SOURCE", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-parameter",
+          *WARNINGS_THAT_MATTER]
 
 
 def plugin_path(spec):
@@ -87,6 +97,23 @@ def _check(spec, plugin):
     conversions_path(spec).write_text("".join(n + "\n" for n in notes))
 
 
+COMPILER_ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<what>.*)$",
+                            re.M)
+
+
+def _compile_error(stderr, spec, generated):
+    """The compiler's first error as one line at the source's file and line;
+    one in the generated shims is the spec's."""
+    first = COMPILER_ERROR.search(stderr)
+    if not first:
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+        return TrebuchetError(f"the plugin did not compile: {last}", spec.path)
+    what = f"the plugin did not compile: {first['what']}"
+    if first["file"] == str(generated):
+        return TrebuchetError(f"{what} (in the call shims generated from it)", spec.path)
+    return TrebuchetError(what, first["file"], int(first["line"]))
+
+
 def build_plugin(spec, quiet=False):
     """Returns the plugin's path, compiling it first if it is stale."""
     out = plugin_path(spec)
@@ -106,11 +133,11 @@ def build_plugin(spec, quiet=False):
     generated.write_text(source)
     if not quiet:
         print(f"building {out.relative_to(paths.ROOT) if out.is_relative_to(paths.ROOT) else out}")
-    result = subprocess.run(command, capture_output=True, text=True)
+    # the compiler's messages in plain ASCII, whatever the user's locale
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=dict(os.environ, LC_ALL="C"))
     if result.returncode != 0:
-        first = next((l for l in result.stderr.splitlines() if "error" in l),
-                     result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "")
-        raise TrebuchetError(f"the plugin did not compile: {first}", spec.path)
+        raise _compile_error(result.stderr, spec, generated)
     _check(spec, out)
     stamp.write_text(digest)
     return out
