@@ -5,19 +5,7 @@ an --emit-c reproducer's Makefile)."""
 import pytest
 
 from conftest import trebuchet
-from test_bad_input import assert_input_error
-
-SPEC = """\
-target: own
-includes: [stdio.h]
-sources: [values.c]
-functions:
-  - name: fclose
-    returns: int
-    params:
-      - {name: stream, type: FILE *, datatype: FILE}
-    error: {when: eof}
-"""
+from test_bad_input import GOOD_FUNCTION, assert_input_error, write_spec
 
 
 @pytest.mark.parametrize("body, message", [
@@ -28,7 +16,7 @@ functions:
 ])
 def test_a_warning_that_matters_is_an_error_at_the_source_line(tmp_path, body, message):
     (tmp_path / "values.c").write_text("/* a target's own C */\n" + body)
-    (tmp_path / "own.yaml").write_text(SPEC)
-    result = trebuchet("run", "--target", tmp_path / "own.yaml", "--db", tmp_path / "t.db",
+    spec = write_spec(tmp_path, "sources: [values.c]\nfunctions:\n" + GOOD_FUNCTION, "own")
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db",
                        "--quiet", check=False)
     assert_input_error(result, f"{tmp_path / 'values.c'}:4: ", message)
