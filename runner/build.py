@@ -76,7 +76,8 @@ def _probe(spec, spellings, what):
     return ctype_probe.resolve(
         spellings, codegen.include_lines(spec),
         [*paths.INCLUDE_DIRS, *spec.include_dirs],
-        plugin_path(spec).parent / f"ctypes-{what}", ["-D_GNU_SOURCE"])
+        plugin_path(spec).parent / f"ctypes-{what}",
+        ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)])
 
 
 def conversions_path(spec):
@@ -122,7 +123,8 @@ def build_plugin(spec, quiet=False):
     plugin_check.check_scalar_params(spec, types)
     source = codegen.shim_source(spec, types)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
-               + [f"-I{d}" for d in spec.include_dirs] + [str(generated)]
+               + [f"-I{d}" for d in spec.include_dirs] + spec_module.compile_flags(spec)
+               + [str(generated)]
                + [str(spec.source_path(s)) for s in spec.sources]
                + ["-o", str(out)] + link_flags(spec))
     stamp = out.with_suffix(".digest")

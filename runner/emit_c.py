@@ -15,6 +15,7 @@ The values are built by the same setup code as in the test process, so
 the program ends as the case did, but for the heap layout (repro.c.j2 says
 which values that concerns)."""
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -65,6 +66,7 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
         (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
             target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
             hang_seconds=HANG_SECONDS, ldlibs=" ".join(build.link_flags(spec)),
+            cppflags=_cppflags(spec),
             support_sources=" ".join(c_files)))
     except OSError as e:
         raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
@@ -165,6 +167,13 @@ def _error_expr(function, types):
               if "tb_a[" in line]
     return ("({ const union tb_arg *tb_a = a; " + " ".join(params)
             + f" ({codegen.judge_expr(function)}); }})")
+
+
+def _cppflags(spec):
+    """The spec's compile flags as make reads them: its packages asked of
+    pkg-config where the program is built, then its own `cflags`."""
+    asked = [f"$(shell pkg-config --cflags {' '.join(spec.pkg_config)})"] if spec.pkg_config else []
+    return " ".join(asked + [shlex.quote(f) for f in spec.cflags])
 
 
 def _needs(spec):
