@@ -157,16 +157,20 @@ def _repro_c(spec, function, result, params, target_arg, copied):
 
 def _error_expr(function, types):
     """The convention as one C expression over a[], ret and err; a judged
-    one (an out-parameter, the handle) declares the parameters by name in a
+    one (an out-parameter, the handle) declares the parameters it names in a
     statement expression of its own, unguarded: here a fault reading it
-    is plain to see."""
+    is plain to see.  Only those it names, so that the program compiles
+    clean under -Wall -Werror."""
     simple = codegen.error_expr(function, types)
     if simple is not None:
         return simple.replace("out->err", "err")
-    params = [line for line in codegen.judge_locals(function, types)
-              if "tb_a[" in line]
-    return ("({ const union tb_arg *tb_a = a; " + " ".join(params)
-            + f" ({codegen.judge_expr(function)}); }})")
+    judge = codegen.judge_expr(function)
+    named = set(re.findall(r"\b[A-Za-z_]\w*\b", judge))
+    params = [line for p, line in zip(function.params, codegen.judge_locals(function, types))
+              if p.name in named]
+    if not params:
+        return f"({judge})"
+    return "({ const union tb_arg *tb_a = a; " + " ".join(params) + f" ({judge}); }})"
 
 
 def _cppflags(spec):
