@@ -66,10 +66,15 @@ def _digest(spec, source, command):
     return h.hexdigest()
 
 
-def param_types(spec):
-    """{C type spelling: ctype_probe.CType} of every parameter of the spec,
-    as the compiler sees them with the spec's includes."""
-    return _probe(spec, {p.ctype for f in spec.functions for p in f.params}, "params")
+def c_types(spec):
+    """{C type spelling: ctype_probe.CType} of every parameter and return
+    type of the spec, as the compiler sees them with the spec's includes."""
+    return _probe(spec, _spelled(spec), "params")
+
+
+def _spelled(spec):
+    return ({p.ctype for f in spec.functions for p in f.params}
+            | {f.returns for f in spec.functions if f.returns != "void"})
 
 
 def _probe(spec, spellings, what):
@@ -90,8 +95,7 @@ def _check(spec, plugin):
     base = spec_module.base_datatypes()
     datatypes = plugin_check.check(spec, plugin, list(base))
     slots = plugin_check.slot_types(spec, datatypes)
-    types = _probe(spec, {t for ts in slots.values() for t in ts} |
-                   {p.ctype for f in spec.functions for p in f.params}, "datatypes")
+    types = _probe(spec, {t for ts in slots.values() for t in ts} | _spelled(spec), "datatypes")
     notes = [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
              f"converted to {p.ctype}: {change}"
              for f, p, change in plugin_check.check_types(spec, datatypes, types)]
@@ -119,7 +123,7 @@ def build_plugin(spec, quiet=False):
     """Returns the plugin's path, compiling it first if it is stale."""
     out = plugin_path(spec)
     generated = out.with_suffix(".c")
-    types = param_types(spec)
+    types = c_types(spec)
     plugin_check.check_scalar_params(spec, types)
     source = codegen.shim_source(spec, types)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]

@@ -142,6 +142,8 @@ def _copied_includes(spec):
 def _repro_c(spec, function, result, params, target_arg, copied):
     values = [p["value"] for p in params] + list(function.extra_args)
     pointer = function.returns.endswith("*")
+    types = build.c_types(spec)
+    floating = codegen.floating_return(function, types)
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
@@ -149,10 +151,11 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         hang_seconds=HANG_SECONDS, copied=copied,
         includes=_copied_includes(spec),
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
-        returns=function.returns, args=codegen.call_args(function, build.param_types(spec)),
-        ret_expr="0" if function.returns == "void"
+        returns=function.returns, args=codegen.call_args(function, types),
+        floating_return=floating,
+        ret_expr="0" if function.returns == "void" else "(double)ret" if floating
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",
-        error_expr=_error_expr(function, build.param_types(spec)))
+        error_expr=_error_expr(function, types))
 
 
 def _error_expr(function, types):
