@@ -273,7 +273,8 @@ def _schema_message(e):
         missing = next(k for k in e.validator_value if k not in e.instance)
         return f"missing key '{missing}'"
     if e.validator == "maxItems" and list(e.absolute_path)[-1:] == ["params"]:
-        return f"{len(e.instance)} parameters: a function has at most {e.validator_value} parameters"
+        return (f"{len(e.instance)} parameters, where a function has at most "
+                f"{e.validator_value} parameters")
     if e.validator == "maxItems":
         return f"{len(e.instance)} items: at most {e.validator_value}"
     if e.validator in ("anyOf", "oneOf") and e.context and \
