@@ -33,7 +33,8 @@ static void print_bytes(const char *p, size_t n, FILE *out)
 }
 
 /* The return value as a JSON number: a floating one in full (%.17g reads
- * back the same double), NaN and the infinities as Python's json reads them. */
+ * back the same double), the infinities as Python's json reads them, and
+ * NaN as the text "NaN", as the store keeps it (store.c). */
 static void print_ret(const struct tb_function *fn, const struct tb_result *r, FILE *out)
 {
 	double d = tb_bits_double(r->ret);
@@ -41,7 +42,7 @@ static void print_ret(const struct tb_function *fn, const struct tb_result *r, F
 	if (!fn->floating_return || r->outcome != TB_PASS)
 		fprintf(out, "%lld", (long long)r->ret);
 	else if (isnan(d))
-		fputs("NaN", out);
+		fputs("\"NaN\"", out);
 	else if (isinf(d))
 		fputs(d < 0 ? "-Infinity" : "Infinity", out);
 	else

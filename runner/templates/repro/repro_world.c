@@ -293,16 +293,16 @@ void repro_returned(const char *function, long long ret, int err, int error_repo
 }
 
 /* As trebuchet says a floating return (Python's repr: the fewest digits
- * that read back the same double, a whole number with ".0", nan, inf),
- * save that a number from 1e16 on, or under 1e-4, takes an exponent
- * sooner here. */
+ * that read back the same double, a whole number with ".0", inf; and NaN
+ * as the store keeps it), save that a number from 1e16 on, or under 1e-4,
+ * takes an exponent sooner here. */
 void repro_returned_floating(const char *function, double ret, int err, int error_reported)
 {
 	char text[40];
 	int digits = 1;
 
 	if (isnan(ret))
-		returned(function, "nan", err, error_reported);
+		returned(function, "NaN", err, error_reported);
 	do
 		snprintf(text, sizeof(text), "%.*g", digits, ret);
 	while (strtod(text, NULL) != ret && ++digits <= 17);
