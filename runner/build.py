@@ -124,7 +124,7 @@ def build_plugin(spec, quiet=False):
     out = plugin_path(spec)
     generated = out.with_suffix(".c")
     types = c_types(spec)
-    plugin_check.check_scalar_params(spec, types)
+    plugin_check.check_scalar_types(spec, types)
     source = codegen.shim_source(spec, types)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
                + [f"-I{d}" for d in spec.include_dirs] + spec_module.compile_flags(spec)

@@ -77,6 +77,7 @@ class Function:
     note: Optional[str] = None
     errnos: Optional[tuple] = None  # the errno names its documentation allows; None: not stated
     contract: Optional[Contract] = None  # its own, before the target's is added (Spec.contract_of)
+    returns_where: tuple = field(default=(None, None), compare=False)  # (spec file, line)
 
     @property
     def signature(self):
@@ -309,7 +310,8 @@ def _build(data, path, lines):
             error_eof=err.get("eof"), error_expr=err.get("expr"),
             extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
             note=f.get("note"), errnos=tuple(f["errnos"]) if "errnos" in f else None,
-            contract=_contract(f.get("contract"))))
+            contract=_contract(f.get("contract")),
+            returns_where=(path.resolve(), yamlines.line_of(lines, ("functions", i, "returns")))))
     version = data.get("version", {})
     return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
                 includes=tuple(data.get("includes", ())),

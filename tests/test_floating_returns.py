@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from conftest import query, trebuchet
+from test_bad_input import assert_input_error
 from test_emit_c import run
 
 
@@ -108,3 +109,14 @@ def test_the_reproducer_prints_the_value_as_repro_does(echo, tmp_path, value, te
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
     assert run(out).stdout.startswith(f"echo_double returned {text}, errno 0")
+
+
+def test_a_struct_returned_by_value_is_refused_at_its_line(tmp_path):
+    spec = tmp_path / "div.yaml"
+    spec.write_text("target: divlib\nincludes: [stdlib.h]\nfunctions:\n  - name: div\n"
+                    "    returns: div_t\n    params:\n"
+                    "      - {name: n, type: int, datatype: int}\n"
+                    "      - {name: d, type: int, datatype: int}\n    error: {when: none}\n")
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", check=False)
+    assert_input_error(result, "div.yaml:5:", "return type 'div_t' is not a pointer, integer "
+                       "or floating type")
