@@ -168,7 +168,8 @@ static int store_result(struct tb_campaign *c, struct function_plan *plans,
 		return -1;
 	}
 	value_names(pf, p, r->case_index, names, sizeof(names));
-	if (tb_store_add_result(c->store, c->run_id, pf->fn->name, pf->fn->floating_return, names, r))
+	if (tb_store_add_result(c->store, c->run_id, pf->fn->name, pf->fn->floating_return,
+				names, r))
 		return -1;
 	tb_progress_count(progress, pf->fn->name, r->outcome);
 	if (++p->received == p->count)

@@ -11,11 +11,6 @@ from . import codegen, ctype_probe, paths, plugin_check
 from . import spec as spec_module
 from .errors import TrebuchetError
 
-# -O2 as programs are built, but no _FORTIFY_SOURCE and no builtins: the
-# library's own functions are what is tested, not the compiler's checked or
-# inlined replacements.  -z noseparate-code: the plugin in three mappings,
-# not five, since every test process's fork copies (and its exit tears down)
-# each mapping a fork server holds (the executor is linked so too: Makefile).
 # Warnings that mean the plugin would run other code than its source says:
 # a function called without its declaration returns an int, so a pointer
 # it returns is cut to 32 bits; a pointer taken as an integer, or as a
@@ -23,6 +18,12 @@ from .errors import TrebuchetError
 WARNINGS_THAT_MATTER = ["-Werror=implicit-function-declaration", "-Werror=implicit-int",
                         "-Werror=int-conversion", "-Werror=incompatible-pointer-types",
                         "-Werror=return-type"]
+
+# -O2 as programs are built, but no _FORTIFY_SOURCE and no builtins: the
+# library's own functions are what is tested, not the compiler's checked or
+# inlined replacements.  -z noseparate-code: the plugin in three mappings,
+# not five, since every test process's fork copies (and its exit tears down)
+# each mapping a fork server holds (the executor is linked so too: Makefile).
 CFLAGS = ["-O2", "-g", "-fPIC", "-shared", "-Wl,-z,noseparate-code", "-fno-builtin",
           "-U_FORTIFY_SOURCE", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-parameter",
           *WARNINGS_THAT_MATTER]
@@ -102,8 +103,8 @@ def _check(spec, plugin):
     conversions_path(spec).write_text("".join(n + "\n" for n in notes))
 
 
-COMPILER_ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<what>.*)$",
-                            re.M)
+COMPILER_ERROR = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<what>.*)$", re.M)
 
 
 def _compile_error(stderr, spec, generated):

@@ -179,7 +179,7 @@ def _error_expr(function, types):
 def _cppflags(spec):
     """The spec's compile flags as make reads them: its packages asked of
     pkg-config where the program is built, then its own `cflags`."""
-    asked = [f"$(shell pkg-config --cflags {' '.join(spec.pkg_config)})"] if spec.pkg_config else []
+    asked = [f"$(shell pkg-config --cflags {' '.join(spec.pkg_config)})"] * bool(spec.pkg_config)
     return " ".join(asked + [shlex.quote(f) for f in spec.cflags])
 
 

@@ -276,8 +276,6 @@ def _schema_message(e):
     if e.validator == "maxItems" and list(e.absolute_path)[-1:] == ["params"]:
         return (f"{len(e.instance)} parameters, where a function has at most "
                 f"{e.validator_value} parameters")
-    if e.validator == "maxItems":
-        return f"{len(e.instance)} items: at most {e.validator_value}"
     if e.validator in ("anyOf", "oneOf") and e.context and \
             all(c.validator == "required" for c in e.context):
         keys = [k for c in e.context for k in c.validator_value]

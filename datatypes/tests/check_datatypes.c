@@ -258,16 +258,20 @@ START_TEST(floating_constants)
 	int t;
 
 	for (t = 0; t < 2; t++) {
-		const struct tb_datatype *type = types[t];
+		double nan = check_build(types[t], "NAN").d;
+		double neg_inf = check_build(types[t], "NEG_INF").d;
+		double neg_zero = check_build(types[t], "NEG_ZERO").d;
 
-		ck_assert(isnan(check_build(type, "NAN").d));
-		ck_assert(isinf(check_build(type, "NEG_INF").d) && check_build(type, "NEG_INF").d < 0);
-		ck_assert(check_build(type, "NEG_ZERO").d == 0.0 && signbit(check_build(type, "NEG_ZERO").d));
-		ck_assert(!signbit(check_build(type, "ZERO").d));
-		ck_assert_int_eq(fpclassify(t ? (float)check_build(type, "MIN_NORMAL").d : check_build(type, "MIN_NORMAL").d), FP_NORMAL);
+		ck_assert(isnan(nan));
+		ck_assert(isinf(neg_inf) && neg_inf < 0);
+		ck_assert(neg_zero == 0.0 && signbit(neg_zero));
+		ck_assert(!signbit(check_build(types[t], "ZERO").d));
 	}
+	ck_assert_int_eq(fpclassify(check_build(&tb_type_double, "MIN_NORMAL").d), FP_NORMAL);
 	ck_assert_int_eq(fpclassify(check_build(&tb_type_double, "SUBNORMAL").d), FP_SUBNORMAL);
-	ck_assert_int_eq(fpclassify((float)check_build(&tb_type_float, "SUBNORMAL").d), FP_SUBNORMAL);
+	ck_assert_int_eq(fpclassify((float)check_build(&tb_type_float, "MIN_NORMAL").d), FP_NORMAL);
+	ck_assert_int_eq(fpclassify((float)check_build(&tb_type_float, "SUBNORMAL").d),
+			 FP_SUBNORMAL);
 	ck_assert(check_build(&tb_type_double, "MAX").d * 2 == INFINITY);
 	ck_assert((float)check_build(&tb_type_float, "MAX").d == FLT_MAX);
 	ck_assert((float)(check_build(&tb_type_float, "MAX").d * 2) == INFINITY);
