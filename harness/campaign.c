@@ -15,6 +15,9 @@
  * moves and the store commits even while every slot holds a hung case */
 #define TICK_MS 200
 #define LONG_RUNNING_US 1000000
+/* a case's "datatype:VALUE" labels, and a function's datatype names, room
+ * for 128 bytes a parameter */
+#define NAMES_MAX (TB_MAX_PARAMS * 128)
 
 struct function_plan {
 	uint64_t *cases;  /* to run, ascending */
@@ -86,7 +89,7 @@ static int plan_function(struct tb_campaign *c, int fn, struct function_plan *pl
 	uint64_t drawn = pf->total < c->cap ? pf->total : c->cap;
 	uint64_t *done;
 	size_t ndone;
-	char types[512];
+	char types[NAMES_MAX];
 	long n;
 
 	plan->cases = malloc((drawn ? drawn : 1) * sizeof(*plan->cases));
@@ -156,7 +159,7 @@ static int store_result(struct tb_campaign *c, struct function_plan *plans,
 {
 	const struct tb_planned_function *pf = &c->target->functions[r->fn];
 	struct function_plan *p = &plans[r->fn];
-	char names[1024];
+	char names[NAMES_MAX];
 
 	if (r->outcome == TB_HARNESS) {
 		fprintf(stderr, "\ntrebuchet-exec: harness failure: %s case %llu ended before its "
@@ -165,7 +168,8 @@ static int store_result(struct tb_campaign *c, struct function_plan *plans,
 		return -1;
 	}
 	value_names(pf, p, r->case_index, names, sizeof(names));
-	if (tb_store_add_result(c->store, c->run_id, pf->fn->name, names, r))
+	if (tb_store_add_result(c->store, c->run_id, pf->fn->name, pf->fn->floating_return,
+				names, r))
 		return -1;
 	tb_progress_count(progress, pf->fn->name, r->outcome);
 	if (++p->received == p->count)

@@ -9,7 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TB_MAX_PARAMS 8
+/* The most parameters a tested function has: schemas/target.schema.json's
+ * `params` says the same (maxItems), so a spec over it is refused at its
+ * line.  Only the per-case arrays of this many slots grow with it (on the
+ * test process's stack); the shared record does not. */
+#define TB_MAX_PARAMS 16
 
 /* Product of counts[0..n); -1 if it does not fit in 63 bits. */
 int tb_cases_total(const int *counts, int n, uint64_t *total);

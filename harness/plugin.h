@@ -12,7 +12,8 @@
 /* What a shim records, straight after the call and before anything else
  * can touch errno (LTP's TEST() discipline). */
 struct tb_call {
-	long long ret;       /* the return value; pointers as integers */
+	long long ret;       /* the return value; pointers as integers, a
+				floating one as a double's bits (tb_double_bits) */
 	int err;             /* errno after the call (set to 0 before it) */
 	int error_reported;  /* 1 if the error convention says "error" */
 };
@@ -30,9 +31,28 @@ struct tb_function {
 	 * handle, feof): 1 when the call reported an error; run by harness/judge.c
 	 * after the call returned.  NULL: .call sets error_reported itself. */
 	int (*judge)(const union tb_arg *args, const struct tb_call *call);
+	/* 1: the function returns a floating type, kept in tb_call.ret as the
+	 * bits of a double, so that 1.5 stays 1.5 and NaN stays NaN */
+	int floating_return;
 };
 
-#define TB_PLUGIN_ABI 4
+/* A double's bits in a tb_call's .ret, and back: the bits themselves, not
+ * a conversion to an integer. */
+static inline long long tb_double_bits(double d)
+{
+	union { double d; long long bits; } u = { .d = d };
+
+	return u.bits;
+}
+
+static inline double tb_bits_double(long long bits)
+{
+	union { long long bits; double d; } u = { .bits = bits };
+
+	return u.d;
+}
+
+#define TB_PLUGIN_ABI 5
 
 struct tb_plugin {
 	int abi;

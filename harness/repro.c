@@ -1,6 +1,7 @@
 /*
  * Cases run on their own (repro.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,23 @@ static void print_bytes(const char *p, size_t n, FILE *out)
 	fputc('"', out);
 }
 
+/* The return value as a JSON number: a floating one in full (%.17g reads
+ * back the same double), the infinities as Python's json reads them, and
+ * NaN as the text "NaN", as the store keeps it (store.c). */
+static void print_ret(const struct tb_function *fn, const struct tb_result *r, FILE *out)
+{
+	double d = tb_bits_double(r->ret);
+
+	if (!fn->floating_return || r->outcome != TB_PASS)
+		fprintf(out, "%lld", (long long)r->ret);
+	else if (isnan(d))
+		fputs("\"NaN\"", out);
+	else if (isinf(d))
+		fputs(d < 0 ? "-Infinity" : "Infinity", out);
+	else
+		fprintf(out, "%.17g", d);
+}
+
 static void print_result(const struct tb_target *t, const struct tb_result *r, FILE *out)
 {
 	const struct tb_planned_function *pf = &t->functions[r->fn];
@@ -42,11 +60,13 @@ static void print_result(const struct tb_target *t, const struct tb_result *r, F
 	for (i = 0; i < pf->nparams; i++)
 		fprintf(out, "%s\"%s:%s\"", i ? ", " : "", pf->fn->params[i],
 			pf->lists[i]->values[values[i]]->name);
-	fprintf(out, "], \"outcome\": \"%s\", \"signal\": %d, \"exit_status\": %d, "
-		"\"ret\": %lld, \"errno\": %d, \"error_reported\": %d, \"setup_param\": %d, "
+	fprintf(out, "], \"outcome\": \"%s\", \"signal\": %d, \"exit_status\": %d, \"ret\": ",
+		tb_outcome_names[r->outcome], r->signal, r->exit_status);
+	print_ret(pf->fn, r, out);
+	fprintf(out, ", \"errno\": %d, \"error_reported\": %d, \"setup_param\": %d, "
 		"\"cleanup_failed\": %d, \"duration_us\": %lld, \"stderr\": ",
-		tb_outcome_names[r->outcome], r->signal, r->exit_status, (long long)r->ret, r->err,
-		r->error_reported, r->setup_param, r->cleanup_failed, (long long)r->duration_us);
+		r->err, r->error_reported, r->setup_param, r->cleanup_failed,
+		(long long)r->duration_us);
 	print_bytes(r->stderr_tail, r->stderr_len, out);
 	/* where it ended: the site's frames, one per line (runner/repro.py
 	 * symbolizes them); "" when it left none */

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,8 +328,19 @@ static int add_site(struct tb_store *st, int64_t run_id, const char *function,
 	return rc == SQLITE_DONE ? 0 : failed(st, "store crash site");
 }
 
+/* A floating return as SQLite keeps it: a REAL (a whole number becomes an
+ * INTEGER in the INTEGER column, -0.0 then 0), and NaN, which SQLite would
+ * store as NULL, the text 'NaN'. */
+static void bind_floating(sqlite3_stmt *s, int col, double value)
+{
+	if (isnan(value))
+		tb_sqlite.bind_text(s, col, "NaN", -1, SQLITE_STATIC);
+	else
+		tb_sqlite.bind_double(s, col, value);
+}
+
 int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
-			const char *value_names, const struct tb_result *r)
+			int floating, const char *value_names, const struct tb_result *r)
 {
 	sqlite3_stmt *s = st->insert;
 	int pass = r->outcome == TB_PASS, rc;
@@ -346,7 +358,10 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 	tb_sqlite.bind_text(s, 5, tb_outcome_names[r->outcome], -1, SQLITE_STATIC);
 	bind_optional(s, 6, r->signal >= 0, r->signal);
 	bind_optional(s, 7, r->exit_status >= 0, r->exit_status);
-	bind_optional(s, 8, pass, r->ret);
+	if (pass && floating)
+		bind_floating(s, 8, tb_bits_double(r->ret));
+	else
+		bind_optional(s, 8, pass, r->ret);
 	bind_optional(s, 9, pass, r->err);
 	bind_optional(s, 10, pass, r->error_reported);
 	bind_optional(s, 11, r->setup_param >= 0, r->setup_param);

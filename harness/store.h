@@ -52,8 +52,9 @@ int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
  * malloc'd. */
 int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,
 			uint64_t **out, size_t *n);
+/* floating: res->ret holds a double's bits (tb_function.floating_return) */
 int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
-			const char *value_names, const struct tb_result *res);
+			int floating, const char *value_names, const struct tb_result *res);
 int tb_store_commit(struct tb_store *st);
 /* Commits the open batch if it is a second old.  The campaign calls it
  * each time it wakes (every result batch, and at least five times a

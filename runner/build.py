@@ -3,11 +3,21 @@ target's own sources into build/targets/NAME/NAME.so.  The plugin is rebuilt
 when anything it is made from changes (spec, template, sources, headers,
 flags), judged by a digest of all of them kept beside it."""
 import hashlib
+import os
+import re
 import subprocess
 
 from . import codegen, ctype_probe, paths, plugin_check
 from . import spec as spec_module
 from .errors import TrebuchetError
+
+# Warnings that mean the plugin would run other code than its source says:
+# a function called without its declaration returns an int, so a pointer
+# it returns is cut to 32 bits; a pointer taken as an integer, or as a
+# pointer to something else.  Errors, at the source's line.
+WARNINGS_THAT_MATTER = ["-Werror=implicit-function-declaration", "-Werror=implicit-int",
+                        "-Werror=int-conversion", "-Werror=incompatible-pointer-types",
+                        "-Werror=return-type"]
 
 # -O2 as programs are built, but no _FORTIFY_SOURCE and no builtins: the
 # library's own functions are what is tested, not the compiler's checked or
@@ -15,7 +25,8 @@ from .errors import TrebuchetError
 # not five, since every test process's fork copies (and its exit tears down)
 # each mapping a fork server holds (the executor is linked so too: Makefile).
 CFLAGS = ["-O2", "-g", "-fPIC", "-shared", "-Wl,-z,noseparate-code", "-fno-builtin",
-          "-U_FORTIFY_SOURCE", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-parameter"]
+          "-U_FORTIFY_SOURCE", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-parameter",
+          *WARNINGS_THAT_MATTER]
 
 
 def plugin_path(spec):
@@ -56,17 +67,23 @@ def _digest(spec, source, command):
     return h.hexdigest()
 
 
-def param_types(spec):
-    """{C type spelling: ctype_probe.CType} of every parameter of the spec,
-    as the compiler sees them with the spec's includes."""
-    return _probe(spec, {p.ctype for f in spec.functions for p in f.params}, "params")
+def c_types(spec):
+    """{C type spelling: ctype_probe.CType} of every parameter and return
+    type of the spec, as the compiler sees them with the spec's includes."""
+    return _probe(spec, _spelled(spec), "params")
+
+
+def _spelled(spec):
+    return ({p.ctype for f in spec.functions for p in f.params}
+            | {f.returns for f in spec.functions if f.returns != "void"})
 
 
 def _probe(spec, spellings, what):
     return ctype_probe.resolve(
         spellings, codegen.include_lines(spec),
         [*paths.INCLUDE_DIRS, *spec.include_dirs],
-        plugin_path(spec).parent / f"ctypes-{what}", ["-D_GNU_SOURCE"])
+        plugin_path(spec).parent / f"ctypes-{what}",
+        ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)])
 
 
 def conversions_path(spec):
@@ -79,23 +96,40 @@ def _check(spec, plugin):
     base = spec_module.base_datatypes()
     datatypes = plugin_check.check(spec, plugin, list(base))
     slots = plugin_check.slot_types(spec, datatypes)
-    types = _probe(spec, {t for ts in slots.values() for t in ts} |
-                   {p.ctype for f in spec.functions for p in f.params}, "datatypes")
+    types = _probe(spec, {t for ts in slots.values() for t in ts} | _spelled(spec), "datatypes")
     notes = [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
              f"converted to {p.ctype}: {change}"
              for f, p, change in plugin_check.check_types(spec, datatypes, types)]
     conversions_path(spec).write_text("".join(n + "\n" for n in notes))
 
 
+COMPILER_ERROR = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<what>.*)$", re.M)
+
+
+def _compile_error(stderr, spec, generated):
+    """The compiler's first error as one line at the source's file and line;
+    one in the generated shims is the spec's."""
+    first = COMPILER_ERROR.search(stderr)
+    if not first:
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+        return TrebuchetError(f"the plugin did not compile: {last}", spec.path)
+    what = f"the plugin did not compile: {first['what']}"
+    if first["file"] == str(generated):
+        return TrebuchetError(f"{what} (in the call shims generated from it)", spec.path)
+    return TrebuchetError(what, first["file"], int(first["line"]))
+
+
 def build_plugin(spec, quiet=False):
     """Returns the plugin's path, compiling it first if it is stale."""
     out = plugin_path(spec)
     generated = out.with_suffix(".c")
-    types = param_types(spec)
-    plugin_check.check_scalar_params(spec, types)
+    types = c_types(spec)
+    plugin_check.check_scalar_types(spec, types)
     source = codegen.shim_source(spec, types)
     command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
-               + [f"-I{d}" for d in spec.include_dirs] + [str(generated)]
+               + [f"-I{d}" for d in spec.include_dirs] + spec_module.compile_flags(spec)
+               + [str(generated)]
                + [str(spec.source_path(s)) for s in spec.sources]
                + ["-o", str(out)] + link_flags(spec))
     stamp = out.with_suffix(".digest")
@@ -106,11 +140,11 @@ def build_plugin(spec, quiet=False):
     generated.write_text(source)
     if not quiet:
         print(f"building {out.relative_to(paths.ROOT) if out.is_relative_to(paths.ROOT) else out}")
-    result = subprocess.run(command, capture_output=True, text=True)
+    # the compiler's messages in plain ASCII, whatever the user's locale
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=dict(os.environ, LC_ALL="C"))
     if result.returncode != 0:
-        first = next((l for l in result.stderr.splitlines() if "error" in l),
-                     result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "")
-        raise TrebuchetError(f"the plugin did not compile: {first}", spec.path)
+        raise _compile_error(result.stderr, spec, generated)
     _check(spec, out)
     stamp.write_text(digest)
     return out

@@ -64,11 +64,19 @@ def judge_expr(f):
     return f.error_expr
 
 
+def floating_return(f, types):
+    """Whether f returns a floating type (kept as a double's bits in .ret)."""
+    t = types.get(f.returns)
+    return t is not None and t.kind == "floating"
+
+
 def judge_locals(f, types):
     """The judge's declarations: each parameter under its own name, ret."""
     lines = [f"{p.ctype} {p.name} = ({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};"
              for i, p in enumerate(f.params)]
-    if f.returns != "void":
+    if floating_return(f, types):
+        lines.append(f"{f.returns} ret = ({f.returns})tb_bits_double(tb_c->ret);")
+    elif f.returns != "void":
         cast = "(intptr_t)" if f.returns.endswith("*") else ""
         lines.append(f"{f.returns} ret = ({f.returns}){cast}tb_c->ret;")
     lines.append("int err = tb_c->err;")
@@ -117,6 +125,6 @@ def shim_source(spec, types):
             pointer_return=f.returns.endswith("*"), error_expr=error_expr(f, types),
             judge=judge_expr(f) if f.error_when in JUDGED else None,
             judge_locals=judge_locals(f, types),
-            narrow=narrow_widths(f, types)))
+            narrow=narrow_widths(f, types), floating_return=floating_return(f, types)))
     return template("shims.c.j2").render(spec=spec, spec_name=spec.path.name,
                                          functions=functions, includes=include_lines(spec))

@@ -67,7 +67,7 @@ def resolve(spellings, includes, include_dirs, cache_dir, cflags=()):
     a scalar (a struct passed by value), is returned as None."""
     spellings = sorted(set(spellings))
     source, first = _probe_source(includes, spellings)
-    command = ["cc", "-w", *cflags, *[f"-I{d}" for d in include_dirs]]
+    command = ["cc", "-w", *[f"-I{d}" for d in include_dirs], *cflags]
     key = hashlib.sha256((source + " ".join(command)).encode())
     for d in include_dirs:
         for h in sorted(Path(d).glob("*.h")):

@@ -15,6 +15,7 @@ The values are built by the same setup code as in the test process, so
 the program ends as the case did, but for the heap layout (repro.c.j2 says
 which values that concerns)."""
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -65,6 +66,7 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
         (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
             target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
             hang_seconds=HANG_SECONDS, ldlibs=" ".join(build.link_flags(spec)),
+            cppflags=_cppflags(spec),
             support_sources=" ".join(c_files)))
     except OSError as e:
         raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
@@ -140,6 +142,8 @@ def _copied_includes(spec):
 def _repro_c(spec, function, result, params, target_arg, copied):
     values = [p["value"] for p in params] + list(function.extra_args)
     pointer = function.returns.endswith("*")
+    types = build.c_types(spec)
+    floating = codegen.floating_return(function, types)
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
@@ -147,24 +151,36 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         hang_seconds=HANG_SECONDS, copied=copied,
         includes=_copied_includes(spec),
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
-        returns=function.returns, args=codegen.call_args(function, build.param_types(spec)),
-        ret_expr="0" if function.returns == "void"
+        returns=function.returns, args=codegen.call_args(function, types),
+        floating_return=floating,
+        ret_expr="0" if function.returns == "void" else "(double)ret" if floating
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",
-        error_expr=_error_expr(function, build.param_types(spec)))
+        error_expr=_error_expr(function, types))
 
 
 def _error_expr(function, types):
     """The convention as one C expression over a[], ret and err; a judged
-    one (an out-parameter, the handle) declares the parameters by name in a
+    one (an out-parameter, the handle) declares the parameters it names in a
     statement expression of its own, unguarded: here a fault reading it
-    is plain to see."""
+    is plain to see.  Only those it names, so that the program compiles
+    clean under -Wall -Werror."""
     simple = codegen.error_expr(function, types)
     if simple is not None:
         return simple.replace("out->err", "err")
-    params = [line for line in codegen.judge_locals(function, types)
-              if "tb_a[" in line]
-    return ("({ const union tb_arg *tb_a = a; " + " ".join(params)
-            + f" ({codegen.judge_expr(function)}); }})")
+    judge = codegen.judge_expr(function)
+    named = set(re.findall(r"\b[A-Za-z_]\w*\b", judge))
+    params = [line for p, line in zip(function.params, codegen.judge_locals(function, types))
+              if p.name in named]
+    if not params:
+        return f"({judge})"
+    return "({ const union tb_arg *tb_a = a; " + " ".join(params) + f" ({judge}); }})"
+
+
+def _cppflags(spec):
+    """The spec's compile flags as make reads them: its packages asked of
+    pkg-config where the program is built, then its own `cflags`."""
+    asked = [f"$(shell pkg-config --cflags {' '.join(spec.pkg_config)})"] * bool(spec.pkg_config)
+    return " ".join(asked + [shlex.quote(f) for f in spec.cflags])
 
 
 def _needs(spec):

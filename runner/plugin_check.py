@@ -118,9 +118,15 @@ def conversion(param_type, value_type):
     return "read as " + ("signed" if p.signed else "unsigned")
 
 
-def check_scalar_params(spec, types):
-    """Every parameter's C type is one a slot can hold."""
+def check_scalar_types(spec, types):
+    """Every parameter's C type is one a slot can hold, and every return
+    type one a call's record can (or void)."""
     for f in spec.functions:
+        if f.returns != "void" and types.get(f.returns) is None:
+            raise TrebuchetError(f"{f.name}: return type '{f.returns}' is not a pointer, "
+                                 f"integer or floating type the compiler knows from the "
+                                 f"spec's includes (a struct returned by value needs a shim "
+                                 f"in the spec's sources)", *f.returns_where)
         for p in f.params:
             if types.get(p.ctype) is None:
                 raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "

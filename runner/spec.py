@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,6 +77,7 @@ class Function:
     note: Optional[str] = None
     errnos: Optional[tuple] = None  # the errno names its documentation allows; None: not stated
     contract: Optional[Contract] = None  # its own, before the target's is added (Spec.contract_of)
+    returns_where: tuple = field(default=(None, None), compare=False)  # (spec file, line)
 
     @property
     def signature(self):
@@ -91,6 +93,8 @@ class Spec:
     target: str
     functions: tuple
     includes: tuple = ()
+    pkg_config: tuple = ()  # packages whose `pkg-config --cflags` every compilation takes
+    cflags: tuple = ()      # then these; a relative -I made absolute from its spec's folder
     libraries: tuple = ()
     sources: tuple = ()
     datatypes: dict = field(default_factory=dict)
@@ -227,6 +231,8 @@ def _extend(spec, data, lines, chain):
         spec,
         functions=base.functions + spec.functions,
         includes=stated("includes", spec.includes, base.includes),
+        pkg_config=stated("pkg-config", spec.pkg_config, base.pkg_config),
+        cflags=stated("cflags", spec.cflags, base.cflags),
         libraries=stated("libraries", spec.libraries, base.libraries),
         sources=tuple(str(base.source_path(s)) for s in base.sources) + spec.sources,
         datatypes={**base.datatypes, **spec.datatypes},
@@ -267,6 +273,9 @@ def _schema_message(e):
     if e.validator == "required":
         missing = next(k for k in e.validator_value if k not in e.instance)
         return f"missing key '{missing}'"
+    if e.validator == "maxItems" and list(e.absolute_path)[-1:] == ["params"]:
+        return (f"{len(e.instance)} parameters, where a function has at most "
+                f"{e.validator_value} parameters")
     if e.validator in ("anyOf", "oneOf") and e.context and \
             all(c.validator == "required" for c in e.context):
         keys = [k for c in e.context for k in c.validator_value]
@@ -299,10 +308,13 @@ def _build(data, path, lines):
             error_eof=err.get("eof"), error_expr=err.get("expr"),
             extra_args=tuple(f.get("extra_args", ())), equivalent=f.get("equivalent"),
             note=f.get("note"), errnos=tuple(f["errnos"]) if "errnos" in f else None,
-            contract=_contract(f.get("contract"))))
+            contract=_contract(f.get("contract")),
+            returns_where=(path.resolve(), yamlines.line_of(lines, ("functions", i, "returns")))))
     version = data.get("version", {})
     return Spec(path=path.resolve(), target=data["target"], functions=tuple(functions),
                 includes=tuple(data.get("includes", ())),
+                pkg_config=tuple(data.get("pkg-config", ())),
+                cflags=tuple(_from_folder(flag, path.parent) for flag in data.get("cflags", ())),
                 libraries=tuple(data.get("libraries", ())),
                 sources=tuple(data.get("sources", ())),
                 datatypes=dict(data.get("datatypes", {})),
@@ -314,6 +326,13 @@ def _build(data, path, lines):
                 functions_line=yamlines.line_of(
                     lines, ("functions",) if "functions" in data else ("extends",)),
                 contract=_contract(data.get("contract")))
+
+
+def _from_folder(flag, folder):
+    """A relative -I names a folder from the spec's own, as its paths do."""
+    if flag.startswith("-I") and len(flag) > 2 and not Path(flag[2:]).is_absolute():
+        return f"-I{(folder / flag[2:]).resolve()}"
+    return flag
 
 
 def _contract(data):
@@ -359,6 +378,10 @@ def _check(spec, data, lines):
                 f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")
+    for i, package in _stated(data, "pkg-config", spec.pkg_config):
+        if not pkg_config_knows(package):
+            fail(f"pkg-config knows no package '{package}' (nor does PKG_CONFIG_PATH)",
+                 "pkg-config", i)
     for i, source in _stated(data, "sources", spec.sources):
         if not spec.source_path(source).is_file():
             fail(f"source file '{source}' not found in {spec.folder}", "sources", i)
@@ -395,6 +418,32 @@ def _check_contract(f, fail, where):
         for m, name in enumerate(promise.errnos):
             if name not in ERRNO_NAMES:
                 fail(f"unknown errno '{name}'", *at, "errno", m)
+
+
+def pkg_config_knows(package):
+    try:
+        return subprocess.run(["pkg-config", "--exists", package]).returncode == 0
+    except OSError:
+        raise TrebuchetError("the spec names pkg-config packages, and pkg-config is not "
+                             "installed") from None
+
+
+def compile_flags(spec):
+    """What every compilation of the target's C takes (the type probe, the
+    plugin, a reproducer): its packages' `pkg-config --cflags`, then its
+    own `cflags`."""
+    return [*_pkg_config_cflags(spec.pkg_config), *spec.cflags]
+
+
+@lru_cache(maxsize=None)
+def _pkg_config_cflags(packages):
+    if not packages:
+        return ()
+    out = subprocess.run(["pkg-config", "--cflags", *packages], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise TrebuchetError(f"pkg-config --cflags {' '.join(packages)}: "
+                             f"{out.stderr.strip() or 'failed'}")
+    return tuple(shlex.split(out.stdout))
 
 
 def _library_places(spec, name):

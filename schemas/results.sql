@@ -63,7 +63,8 @@ CREATE TABLE IF NOT EXISTS results (
     outcome        TEXT    NOT NULL CHECK (outcome IN ('PASS', 'ABORT', 'RESTART', 'SETUP')),
     signal         INTEGER,           -- ABORT by signal, or a signal during cleanup
     exit_status    INTEGER,           -- ABORT by exit() from inside the call
-    ret            INTEGER,           -- PASS: the return value (pointers as integers)
+    ret            INTEGER,           -- PASS: the return value (pointers as integers; a floating
+                                      -- one a REAL, or an INTEGER when whole, NaN the text 'NaN')
     errno          INTEGER,           -- PASS: errno right after the call
     error_reported INTEGER,           -- PASS: 1 if the error convention says an error
     setup_param    INTEGER,           -- SETUP: index of the parameter that failed

@@ -161,6 +161,31 @@ def test_the_directory_names_nothing_of_trebuchets_but_the_library(tmp_path, tar
     assert "warning" not in made.stderr
 
 
+STRTOL = """\
+target: strtolib
+includes: [stdlib.h]
+functions:
+  - name: strtol
+    returns: long
+    params:
+      - {name: s, type: const char *, datatype: string}
+      - {name: end, type: char **, datatype: pointer}
+      - {name: base, type: int, datatype: int}
+    error: {when: expr, expr: "%s"}
+"""
+
+
+@pytest.mark.parametrize("expr", ["ret == 0 && s != NULL && err != 0", "err != 0"])
+def test_an_expr_convention_declares_only_the_parameters_it_names(tmp_path, expr):
+    """The rest would be unused variables: -Wall -Werror refuses them."""
+    (tmp_path / "strtol.yaml").write_text(STRTOL % expr)
+    out = tmp_path / "out"
+    trebuchet("repro", "--target", tmp_path / "strtol.yaml", "--function", "strtol",
+              "--values", "string:EMPTY,pointer:NULL,int:ZERO", "--emit-c", out)
+    build(out, "-O2 -Wall -Werror")
+    assert returned(run(out)) == ("strtol", 0, 0)
+
+
 def test_a_directory_that_holds_something_is_refused_before_the_case_runs(tmp_path):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "notes.txt").write_text("mine")

@@ -6,8 +6,10 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +42,12 @@ static const char *const required[][16] = {
 	{ "FILE", "NULL", "FREED", "READ", "WRITE", "UPDATE", "APPEND", "CLOSED", "AT_EOF",
 	  "IN_ERROR", "MEMSTREAM", "STDIN", "STDOUT", "STDERR", "GARBAGE" },
 	{ "format", "NULL", "PLAIN", "PCT_S", "PCT_N", "PCT_D", "EMPTY", "HUGE_WIDTH", "LONG" },
+	{ "double", "ZERO", "NEG_ZERO", "NAN", "INF", "NEG_INF", "MAX", "NEG_MAX", "MIN_NORMAL",
+	  "SUBNORMAL" },
+	{ "float", "ZERO", "NEG_ZERO", "NAN", "INF", "NEG_INF", "MAX", "NEG_MAX", "MIN_NORMAL",
+	  "SUBNORMAL" },
+	{ "int64", "ZERO", "ONE", "NEG_ONE", "INT64_MAX", "INT64_MIN", "INT32_MAX",
+	  "INT32_MAX_PLUS_1", "INT32_MIN", "INT32_MIN_MINUS_1", "UINT32_MAX", "UINT32_MAX_PLUS_1" },
 };
 
 START_TEST(required_names_exist)
@@ -243,6 +251,44 @@ START_TEST(numeric_constants)
 }
 END_TEST
 
+/* each class IEEE 754 has, and a float's values exact as floats */
+START_TEST(floating_constants)
+{
+	static const struct tb_datatype *const types[] = { &tb_type_double, &tb_type_float };
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		double nan = check_build(types[t], "NAN").d;
+		double neg_inf = check_build(types[t], "NEG_INF").d;
+		double neg_zero = check_build(types[t], "NEG_ZERO").d;
+
+		ck_assert(isnan(nan));
+		ck_assert(isinf(neg_inf) && neg_inf < 0);
+		ck_assert(neg_zero == 0.0 && signbit(neg_zero));
+		ck_assert(!signbit(check_build(types[t], "ZERO").d));
+	}
+	ck_assert_int_eq(fpclassify(check_build(&tb_type_double, "MIN_NORMAL").d), FP_NORMAL);
+	ck_assert_int_eq(fpclassify(check_build(&tb_type_double, "SUBNORMAL").d), FP_SUBNORMAL);
+	ck_assert_int_eq(fpclassify((float)check_build(&tb_type_float, "MIN_NORMAL").d), FP_NORMAL);
+	ck_assert_int_eq(fpclassify((float)check_build(&tb_type_float, "SUBNORMAL").d),
+			 FP_SUBNORMAL);
+	ck_assert(check_build(&tb_type_double, "MAX").d * 2 == INFINITY);
+	ck_assert((float)check_build(&tb_type_float, "MAX").d == FLT_MAX);
+	ck_assert((float)(check_build(&tb_type_float, "MAX").d * 2) == INFINITY);
+	ck_assert(1.0f + (float)check_build(&tb_type_float, "EPSILON").d != 1.0f);
+}
+END_TEST
+
+START_TEST(int64_constants)
+{
+	ck_assert_int_eq(check_build(&tb_type_int64, "INT64_MIN").i, INT64_MIN);
+	ck_assert_int_eq((int)check_build(&tb_type_int64, "INT32_MAX_PLUS_1").i, INT32_MIN);
+	ck_assert_int_eq((int)check_build(&tb_type_int64, "INT32_MIN_MINUS_1").i, INT32_MAX);
+	ck_assert_int_eq((uint32_t)check_build(&tb_type_int64, "UINT32_MAX_PLUS_1").i, 0);
+	ck_assert_int_eq(check_build(&tb_type_int64, "UINT32_MAX_PLUS_1").i, 1LL << 32);
+}
+END_TEST
+
 /* ---- fd ---- */
 
 static int access_mode(int fd)
@@ -398,6 +444,8 @@ static Suite *datatype_suite(void)
 	tcase_add_test_raise_signal(t, buf_1_has_one_byte, SIGSEGV);
 	tcase_add_test_raise_signal(t, buf_large_is_a_mebibyte, SIGSEGV);
 	tcase_add_test(t, numeric_constants);
+	tcase_add_test(t, floating_constants);
+	tcase_add_test(t, int64_constants);
 	tcase_add_test(t, fd_values);
 	tcase_add_test(t, path_values);
 	tcase_add_test(t, mode_values);

@@ -459,9 +459,9 @@ START_TEST(store_lists_done_cases_and_unfinished_runs)
 	ck_assert_int_eq(tb_store_begin_run(st, &info, &run), 0);
 	ck_assert_int_eq(tb_store_add_function(st, run, "f", "int f(int)", "int", 7, 7), 0);
 	r.case_index = 5;
-	ck_assert_int_eq(tb_store_add_result(st, run, "f", "int:ONE", &r), 0);
+	ck_assert_int_eq(tb_store_add_result(st, run, "f", 0, "int:ONE", &r), 0);
 	r.case_index = 2;
-	ck_assert_int_eq(tb_store_add_result(st, run, "f", "int:ZERO", &r), 0);
+	ck_assert_int_eq(tb_store_add_result(st, run, "f", 0, "int:ZERO", &r), 0);
 	ck_assert_int_eq(tb_store_commit(st), 0);
 	ck_assert_int_eq(tb_store_done_cases(st, run, "f", &done, &n), 0);
 	ck_assert_uint_eq(n, 2);
@@ -474,7 +474,7 @@ START_TEST(store_lists_done_cases_and_unfinished_runs)
 	ck_assert_int_eq(tb_store_finish_run(st, run), 0);
 	ck_assert_int_eq(tb_store_find_unfinished(st, "t", &again, &found), 0);
 	/* a case stored twice is an error, never a silent double */
-	ck_assert_int_eq(tb_store_add_result(st, run, "f", "int:ONE", &r), -1);
+	ck_assert_int_eq(tb_store_add_result(st, run, "f", 0, "int:ONE", &r), -1);
 	tb_store_close(st);
 	unlink(path);
 }

@@ -25,6 +25,10 @@ void repro_calling(const char *call);
 void repro_returned(const char *function, long long ret, int err, int error_reported)
 	__attribute__((noreturn));
 
+/* The same for a floating return value. */
+void repro_returned_floating(const char *function, double ret, int err, int error_reported)
+	__attribute__((noreturn));
+
 /* A value could not be built: says which, removes the directory, exits 3. */
 void repro_not_built(const char *param, const char *type, const char *name)
 	__attribute__((noreturn));

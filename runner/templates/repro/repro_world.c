@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <math.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -302,17 +303,45 @@ void repro_calling(const char *call)
 	dprintf(report_err, "repro: calling %s\n", call);
 }
 
-void repro_returned(const char *function, long long ret, int err, int error_reported)
+static void __attribute__((noreturn)) returned(const char *function, const char *ret, int err,
+						int error_reported)
 {
 	const char *name = err ? strerrorname_np(err) : NULL;
 
-	dprintf(report_out, "%s returned %lld, errno %d%s%s%s, error %s\n", function, ret, err,
+	dprintf(report_out, "%s returned %s, errno %d%s%s%s, error %s\n", function, ret, err,
 		name ? " (" : "", name ? name : "", name ? ")" : "",
 		error_reported ? "reported" : "not reported");
 	remove_workdir();
 	/* _exit, as the test process: the call may have left a stream that an
 	 * exit-time flush would trip over */
 	_exit(0);
+}
+
+void repro_returned(const char *function, long long ret, int err, int error_reported)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%lld", ret);
+	returned(function, text, err, error_reported);
+}
+
+/* As trebuchet says a floating return (Python's repr: the fewest digits
+ * that read back the same double, a whole number with ".0", inf; and NaN
+ * as the store keeps it), save that a number from 1e16 on, or under 1e-4,
+ * takes an exponent sooner here. */
+void repro_returned_floating(const char *function, double ret, int err, int error_reported)
+{
+	char text[40];
+	int digits = 1;
+
+	if (isnan(ret))
+		returned(function, "NaN", err, error_reported);
+	do
+		snprintf(text, sizeof(text), "%.*g", digits, ret);
+	while (strtod(text, NULL) != ret && ++digits <= 17);
+	if (isfinite(ret) && !strpbrk(text, ".e"))
+		strcat(text, ".0");
+	returned(function, text, err, error_reported);
 }
 
 void repro_not_built(const char *param, const char *type, const char *name)

@@ -1,0 +1,75 @@
+"""How a spec's own C is compiled: warnings that mean other code would run
+than the source says are errors at the source's line; `pkg-config:` and
+`cflags:` reach every compilation of the target (the type probe, the plugin,
+an --emit-c reproducer's Makefile)."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import trebuchet
+from test_bad_input import GOOD_FUNCTION, assert_input_error, write_spec
+from test_emit_c import returned, run
+
+
+@pytest.mark.parametrize("body, message", [
+    # a pointer returned by a function not declared is cut to an int
+    ("void *handle(void)\n{\n\treturn (void *)(long)make_handle();\n}\n",
+     "implicit declaration of function 'make_handle'"),
+    ("char *name(void)\n{\n\treturn 42;\n}\n", "makes pointer from integer"),
+])
+def test_a_warning_that_matters_is_an_error_at_the_source_line(tmp_path, body, message):
+    (tmp_path / "values.c").write_text("/* a target's own C */\n" + body)
+    spec = write_spec(tmp_path, "sources: [values.c]\nfunctions:\n" + GOOD_FUNCTION, "own")
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db",
+                       "--quiet", check=False)
+    assert_input_error(result, f"{tmp_path / 'values.c'}:4: ", message)
+
+
+TINY_PC = """\
+includedir={prefix}/include
+Name: tiny
+Description: a library whose header is in a folder of its own
+Version: 1.0
+Cflags: -I${{includedir}}/tinylib
+"""
+
+
+def tiny_library(tmp_path, key):
+    """tiny/tiny.h under include/tinylib/ (as libxml2's headers are under
+    libxml2/): its type and function are known only with -I that folder."""
+    header = tmp_path / "include/tinylib/tiny/tiny.h"
+    header.parent.mkdir(parents=True)
+    header.write_text("typedef int tiny_int;\n"
+                      "static inline long long tiny_triple(tiny_int x) { return 3LL * x; }\n")
+    (tmp_path / "pc").mkdir()
+    (tmp_path / "pc/tiny.pc").write_text(TINY_PC.format(prefix=tmp_path))
+    spec = tmp_path / "spec/tiny.yaml"
+    spec.parent.mkdir()
+    spec.write_text(f"target: tiny\nincludes: [tiny/tiny.h]\n{key}\nfunctions:\n"
+                    "  - name: tiny_triple\n    returns: long long\n    params:\n"
+                    "      - {name: x, type: tiny_int, datatype: int}\n"
+                    "    error: {when: none}\n")
+    return spec
+
+
+@pytest.mark.parametrize("key", ["pkg-config: [tiny]", "cflags: [-I../include/tinylib]"])
+def test_a_header_in_a_folder_of_its_own_is_found_by_probe_plugin_and_reproducer(tmp_path, key):
+    spec, out = tiny_library(tmp_path, key), tmp_path / "repro"
+    env = {"PKG_CONFIG_PATH": str(tmp_path / "pc")}
+    # the probe resolves tiny_int, the plugin calls tiny_triple
+    result = trebuchet("repro", "--target", spec, "--function", "tiny_triple", "--values",
+                       "int:CHAR_255", "--json", "--emit-c", out, env=env)
+    assert json.loads(result.stdout)["ret"] == 765
+    made = subprocess.run(["make", "-C", str(out)], capture_output=True, text=True,
+                          env=dict(os.environ, **env))
+    assert made.returncode == 0, made.stderr
+    assert returned(run(out)) == ("tiny_triple", 765, 0)
+
+
+def test_a_package_pkg_config_does_not_know_is_named_at_its_line(tmp_path):
+    spec = tiny_library(tmp_path, "pkg-config: [tiny, nosuchpackage]")
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
+                       check=False, env={"PKG_CONFIG_PATH": str(tmp_path / "pc")})
+    assert_input_error(result, "tiny.yaml:3:", "pkg-config knows no package 'nosuchpackage'")
