@@ -245,6 +245,13 @@ static void warm_up(void)
 	_Unwind_Backtrace(no_step, NULL);
 }
 
+void tb_crashsite_locate_exe(void)
+{
+	ssize_t len = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
+
+	exe_path[len > 0 ? len : 0] = '\0';
+}
+
 int tb_crashsite_install(struct tb_record *recs, int n)
 {
 	stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
@@ -252,12 +259,12 @@ int tb_crashsite_install(struct tb_record *recs, int n)
 		.sa_sigaction = on_fatal,
 		.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER,
 	};
-	ssize_t len = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	size_t i;
 
 	records = recs;
 	nrecords = n;
-	exe_path[len > 0 ? len : 0] = '\0';
+	if (!exe_path[0])
+		tb_crashsite_locate_exe();
 	/* an empty mask: a fault while recording must reach the handler
 	 * (a blocked synchronous signal kills the process at once, by itself) */
 	sigemptyset(&sa.sa_mask);

@@ -14,6 +14,12 @@
 
 #include "record.h"
 
+/* Reads the executor's own path while it is still the one its user knows:
+ * inside a chroot whose root the sandbox later binds onto itself, the file
+ * was opened through the mount beneath, and /proc/self/exe then names it by
+ * the path from the machine's real root, which the chroot cannot open. */
+void tb_crashsite_locate_exe(void);
+
 /* Once, in a fork server, before its first fork: its test processes
  * inherit the handlers and the alternate stack (a test process then pays
  * nothing for them until it dies).  A test process finds its own record

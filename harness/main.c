@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "campaign.h"
+#include "crashsite.h"
 #include "exitcodes.h"
 #include "listing.h"
 #include "options.h"
@@ -280,6 +281,7 @@ int main(int argc, char **argv)
 	int *sel, rc;
 
 	tb_world_settle(argv);
+	tb_crashsite_locate_exe();
 	die_with_parent();
 	tb_options_parse(argc, argv, &o);
 	if (!o.plugin)

@@ -2,12 +2,15 @@
 in the test process as it died.  The handler changes no outcome, and the
 site it leaves names the right module for each way a call can end."""
 import json
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import function_cases, query, trebuchet
+from conftest import (TREBUCHET, chroot_launcher, function_cases, query, root_is_a_mount_point,
+                      trebuchet)
 from test_determinism import FREED_MEMORY, WATCHDOG
 
 FRAME = re.compile(r"^(/\S+|\[unknown\])\+0x[0-9a-f]+$")
@@ -164,3 +167,21 @@ def test_merged_shards_keep_their_sites(tmp_path):
     assert query(merged, "SELECT count(*), count(DISTINCT case_index), min(signal)"
                          " FROM crash_sites JOIN runs ON runs.id = run_id") == \
         [(function_cases("selftest")["st_crash"],) * 2 + (SIGSEGV,)]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not root_is_a_mount_point(),
+                    reason="the chroot needs root, and a / that is a mount point")
+def test_frames_name_files_as_a_chroot_knows_them(tmp_path):
+    """In a chroot the sandbox binds its root onto itself (isolation.c); the
+    executor, opened before, must still be named by its path there."""
+    db = tmp_path / "chroot.db"
+    launch = chroot_launcher(tmp_path, proc=True)
+    done = subprocess.run(launch([str(TREBUCHET), "run", "--target", "selftest", "--functions",
+                                  "st_crash", "--cap", "3", "--db", str(db), "--quiet"]),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert {r[0] for r in query(db, "SELECT sandbox FROM runs")} == {"full"}
+    frames = [f for (text,) in query(db, "SELECT frames FROM crash_sites") for f in text.split("\n")]
+    modules = {_module(f) for f in frames}
+    assert any(m.endswith("/trebuchet-exec") for m in modules), modules
+    assert all(m == "[unknown]" or Path(m).is_file() for m in modules), modules
