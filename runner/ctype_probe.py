@@ -4,7 +4,10 @@ typedef it to, so each type is classified by a small probe program compiled
 with the spec's own includes, never by how it is spelled.
 
 A type is a `CType`: its kind (pointer, integer or floating), its size in
-bytes and, for an integer, whether it is signed.  The probe's answers are
+bytes and, for an integer, whether it is signed.  A function pointer is a
+pointer, spelled as C writes it (`int (*)(const void *, const void *)`) or
+by a typedef; a function type itself (`typedef int handler(void *)`, no
+`*`) is no type a slot holds (None).  The probe's answers are
 kept beside the plugin, keyed by everything that could change them."""
 import hashlib
 import json
@@ -46,17 +49,36 @@ def split_slots(ctype):
     return parts + [current.strip()]
 
 
+def balanced(spelling):
+    """Whether a spelling's parentheses pair up: one that does not would
+    carry the compiler's error onto the next type's line of the probe."""
+    depth = 0
+    for ch in spelling:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0 and not set(spelling) & set(";{}")
+
+
+def _probe_line(i, spelling):
+    """One type's line of the probe, written out rather than through a
+    macro, so that a compiler error lands on its own line.  __typeof__
+    makes any spelling a type name that takes a `*` after it: `T *` is no
+    type when T is `int (*)(void)`."""
+    t = f"__typeof__({spelling})"
+    kind = f"__builtin_classify_type(*({t} *)0)"
+    signed = f"__builtin_choose_expr({kind} == 5, 0, ({t})-1 < ({t})0)"
+    return f'\tprintf("%d %d %zu %d\\n", {i}, {kind}, sizeof({t}), (int){signed});'
+
+
 def _probe_source(includes, spellings):
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <stdint.h>",
              "#include <sys/types.h>"]
     lines += [f"#include {inc}" for inc in includes]
-    lines += ["#define TB_CLASS(T) __builtin_classify_type(*(T *)0)",
-              "#define TB_SIGNED(T) __builtin_choose_expr(TB_CLASS(T) == 5, 0, (T)-1 < (T)0)",
-              "int main(void)", "{"]
+    lines += ["int main(void)", "{"]
     first = len(lines) + 1
     for i, t in enumerate(spellings):
-        lines.append(f'\tprintf("%d %d %zu %d\\n", {i}, TB_CLASS({t}), sizeof({t}), '
-                     f"(int)TB_SIGNED({t}));")
+        lines.append(_probe_line(i, t) if balanced(t) else "")
     lines += ["\treturn 0;", "}"]
     return "\n".join(lines) + "\n", first
 
@@ -89,7 +111,7 @@ def _compile_and_run(source, first, spellings, command, folder):
     """Compiles the probe, leaving out each type the compiler rejects."""
     folder.mkdir(parents=True, exist_ok=True)
     c, exe = folder / "ctypes_probe.c", folder / "ctypes_probe"
-    bad = set()
+    bad = {s for s in spellings if not balanced(s)}
     while True:
         text, _ = _probe_source_without(source, first, spellings, bad)
         c.write_text(text)

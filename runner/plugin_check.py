@@ -131,7 +131,18 @@ def check_scalar_types(spec, types):
             if types.get(p.ctype) is None:
                 raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
                                      f"a pointer, integer or floating type the compiler knows "
-                                     f"from the spec's includes", *p.where)
+                                     f"from the spec's includes{_function_hint(p.ctype)}",
+                                     *p.where)
+
+
+def _function_hint(ctype):
+    """What a C type that is no scalar may have meant, when it looks like a
+    function's: its parentheses, or a function type where its pointer goes."""
+    if not ctype_probe.balanced(ctype):
+        return " (its parentheses do not pair up)"
+    if "(" in ctype:
+        return " (a function pointer is written `int (*)(const void *)`, or by its typedef)"
+    return ""
 
 
 def check_types(spec, datatypes, types):
