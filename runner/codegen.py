@@ -6,6 +6,7 @@ import jinja2
 
 from .spec import declaration
 
+
 def arg_member(ctype, types):
     """The union tb_arg member a parameter of C type ctype is read from,
     chosen by what the type really is (types: ctype_probe.resolve's
@@ -25,18 +26,11 @@ def arg_member(ctype, types):
 JUDGED = ("short_count", "out_param", "expr")
 
 
-def pointer_return(f, types):
-    """Whether f returns a pointer: one spelled with a `*`, or a typedef of
-    one (a handle, a function pointer)."""
-    t = types.get(f.returns)
-    return f.returns.endswith("*") or (t is not None and t.kind == "pointer")
-
-
 def error_expr(f, types):
     """C expression, over `ret`, a[] and out->err, that is 1 when the
     function's error convention says it reported an error; None for a
     convention judged after the call (judge_expr)."""
-    pointer = pointer_return(f, types)
+    pointer = f.returns.endswith("*")
     when = f.error_when
     if when == "null":
         return "ret == NULL"
@@ -81,13 +75,13 @@ def floating_return(f, types):
 
 def judge_locals(f, types):
     """The judge's declarations: each parameter under its own name, ret."""
-    lines = [f"{declaration(p.ctype, p.name)} = ({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};"
-             for i, p in enumerate(f.params)]
+    lines = [f"{declaration(p.ctype, p.name)} = "
+             f"({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};" for i, p in enumerate(f.params)]
     ret = declaration(f.returns, "ret")
     if floating_return(f, types):
         lines.append(f"{ret} = ({f.returns})tb_bits_double(tb_c->ret);")
     elif f.returns != "void":
-        cast = "(intptr_t)" if pointer_return(f, types) else ""
+        cast = "(intptr_t)" if f.returns.endswith("*") else ""
         lines.append(f"{ret} = ({f.returns}){cast}tb_c->ret;")
     lines.append("int err = tb_c->err;")
     return lines
@@ -133,7 +127,7 @@ def shim_source(spec, types):
             name=f.name, call=f.call, returns=f.returns, params=f.params,
             signature=f.signature.replace('"', '\\"'), args=call_args(f, types),
             ret=declaration(f.returns, "ret"),
-            pointer_return=pointer_return(f, types), error_expr=error_expr(f, types),
+            pointer_return=f.returns.endswith("*"), error_expr=error_expr(f, types),
             judge=judge_expr(f) if f.error_when in JUDGED else None,
             judge_locals=judge_locals(f, types),
             narrow=narrow_widths(f, types), floating_return=floating_return(f, types)))

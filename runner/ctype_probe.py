@@ -49,17 +49,6 @@ def split_slots(ctype):
     return parts + [current.strip()]
 
 
-def balanced(spelling):
-    """Whether a spelling's parentheses pair up: one that does not would
-    carry the compiler's error onto the next type's line of the probe."""
-    depth = 0
-    for ch in spelling:
-        depth += (ch == "(") - (ch == ")")
-        if depth < 0:
-            return False
-    return depth == 0 and not set(spelling) & set(";{}")
-
-
 def _probe_line(i, spelling):
     """One type's line of the probe, written out rather than through a
     macro, so that a compiler error lands on its own line.  __typeof__
@@ -78,7 +67,7 @@ def _probe_source(includes, spellings):
     lines += ["int main(void)", "{"]
     first = len(lines) + 1
     for i, t in enumerate(spellings):
-        lines.append(_probe_line(i, t) if balanced(t) else "")
+        lines.append(_probe_line(i, t))
     lines += ["\treturn 0;", "}"]
     return "\n".join(lines) + "\n", first
 
@@ -111,7 +100,7 @@ def _compile_and_run(source, first, spellings, command, folder):
     """Compiles the probe, leaving out each type the compiler rejects."""
     folder.mkdir(parents=True, exist_ok=True)
     c, exe = folder / "ctypes_probe.c", folder / "ctypes_probe"
-    bad = {s for s in spellings if not balanced(s)}
+    bad = set()
     while True:
         text, _ = _probe_source_without(source, first, spellings, bad)
         c.write_text(text)

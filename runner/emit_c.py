@@ -142,8 +142,8 @@ def _copied_includes(spec):
 
 def _repro_c(spec, function, result, params, target_arg, copied):
     values = [p["value"] for p in params] + list(function.extra_args)
+    pointer = function.returns.endswith("*")
     types = build.c_types(spec)
-    pointer = codegen.pointer_return(function, types)
     floating = codegen.floating_return(function, types)
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],

@@ -135,10 +135,19 @@ def check_scalar_types(spec, types):
                                      *p.where)
 
 
+def _paired(ctype):
+    depth = 0
+    for ch in ctype:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _function_hint(ctype):
     """What a C type that is no scalar may have meant, when it looks like a
     function's: its parentheses, or a function type where its pointer goes."""
-    if not ctype_probe.balanced(ctype):
+    if not _paired(ctype):
         return " (its parentheses do not pair up)"
     if "(" in ctype:
         return " (a function pointer is written `int (*)(const void *)`, or by its typedef)"
