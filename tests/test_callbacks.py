@@ -69,8 +69,10 @@ def _spec_with_type(tmp_path, ctype):
 
 
 def test_a_type_no_slot_holds_is_refused_at_its_line(tmp_path):
-    # parentheses that do not pair up; a function type, not its pointer
+    # parentheses that do not pair up; a function type, not its pointer,
+    # spelled out or by a typedef
     for ctype, why in [("int (*)(const void *", "its parentheses do not pair up"),
+                       ("int (const void *, const void *)", "a function pointer is written"),
                        ("handler_fn", "is not a pointer, integer or floating type")]:
         result = trebuchet("run", "--target", _spec_with_type(tmp_path, ctype),
                            "--db", tmp_path / "t.db", "--quiet", check=False)
