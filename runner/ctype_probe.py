@@ -60,16 +60,38 @@ def _probe_line(i, spelling):
     return f'\tprintf("%d %d %zu %d\\n", {i}, {kind}, sizeof({t}), (int){signed});'
 
 
-def _probe_source(includes, spellings):
+def _program(includes, body):
+    """A probe program: the includes, then main printing the body's lines;
+    returns its text and the line number of the body's first line."""
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <stdint.h>",
              "#include <sys/types.h>"]
     lines += [f"#include {inc}" for inc in includes]
     lines += ["int main(void)", "{"]
     first = len(lines) + 1
-    for i, t in enumerate(spellings):
-        lines.append(_probe_line(i, t))
-    lines += ["\treturn 0;", "}"]
+    lines += body + ["\treturn 0;", "}"]
     return "\n".join(lines) + "\n", first
+
+
+def _probe_source(includes, spellings):
+    return _program(includes, [_probe_line(i, t) for i, t in enumerate(spellings)])
+
+
+def same_types(pairs, includes, include_dirs, folder, cflags=()):
+    """{(a, b): whether C types a and b are one type to the compiler} (a
+    typedef and its spelling are; function pointers of two signatures are
+    not).  Each type must be one resolve() answered for."""
+    pairs = sorted(set(pairs))
+    source, _ = _program(includes, [
+        f'\tprintf("%d\\n", __builtin_types_compatible_p(__typeof__({a}), __typeof__({b})));'
+        for a, b in pairs])
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    c, exe = folder / "same_types.c", folder / "same_types"
+    c.write_text(source)
+    command = ["cc", "-w", *[f"-I{d}" for d in include_dirs], *cflags, str(c), "-o", str(exe)]
+    subprocess.run(command, capture_output=True, check=True)
+    answers = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    return {pair: answer == "1" for pair, answer in zip(pairs, answers.split())}
 
 
 def resolve(spellings, includes, include_dirs, cache_dir, cflags=()):

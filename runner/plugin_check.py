@@ -10,7 +10,10 @@ that every mistake is one line naming the spec's file and line:
 - each parameter's C type can hold its datatype's values (ctype_probe.py
   asks the compiler what both types really are): a pointer for a pointer,
   a floating type for a floating one, and an integer wide enough and of the
-  same signedness, unless the parameter says `convert: true`."""
+  same signedness, unless the parameter says `convert: true`;
+- a target's callback datatype (one spelling its .ctype as a function
+  pointer) has the parameter's signature: its callbacks read the arguments
+  of their own type.  The base `callback`'s are callable through any."""
 import subprocess
 
 from . import ctype_probe, executor
@@ -181,3 +184,26 @@ def check_types(spec, datatypes, types):
             if change:
                 converted.append((f, p, change))
     return converted
+
+
+BASE_CALLBACK = "callback"
+
+
+def callback_pairs(spec, datatypes):
+    """[(function, param, the datatype's C type)] of each parameter whose
+    datatype is a target's own callback datatype, spelled as C writes a
+    function pointer: those whose signature must be the parameter's."""
+    slots = slot_types(spec, datatypes)
+    return [(f, p, slot) for f in spec.functions for p, slot in zip(f.params, slots[f.name])
+            if p.datatype != BASE_CALLBACK and "(*" in slot.replace(" ", "")]
+
+
+def check_callbacks(pairs, same):
+    """Raises at the first parameter whose callback datatype's functions
+    have another type (same: ctype_probe.same_types' answers)."""
+    for f, p, slot in pairs:
+        if not same[(p.ctype, slot)]:
+            raise TrebuchetError(
+                f"{f.name}: parameter {p.name} ({p.ctype}) cannot take datatype {p.datatype}, "
+                f"whose callbacks are {slot}: they would read other arguments than they are "
+                f"given; give it a datatype of its signature, or the base `callback`", *p.where)

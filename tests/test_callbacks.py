@@ -1,10 +1,12 @@
 """Function-pointer parameters, end to end: tests/callbacks/ runs qsort(3)
-with a comparator typed as C writes it (its datatype the base `callback`
-family extended with qsort's own) and through glibc's typedef, and
+with a comparator typed as C writes it and through glibc's typedef (its
+datatype the base `callback` family extended with qsort's own), and
 signal(2), whose handler is a function pointer both ways.  Outcomes are
 checked against what qsort and signal are documented to do, counted by
-hand; a type that is no function pointer is refused at its line; and a
-callback case written out by `repro --emit-c` builds and ends as it did."""
+hand; a type that is no function pointer, or a callback of another
+signature, is refused at its line; and a callback case written out by
+`repro --emit-c` builds and ends as it did."""
+import shutil
 import subprocess
 import textwrap
 
@@ -20,9 +22,9 @@ def test_callbacks_run_as_counted(tmp_path):
     db = tmp_path / "callbacks.db"
     trebuchet("run", "--target", SPEC, "--db", db, "--quiet")
     # ints' 3 arrays times the comparators: callback's 4 and comparator's 2
-    # own; by the typedef, callback's 4 alone; signal: int's 7 times 4
+    # own, by either spelling; signal: int's 7 times callback's 4
     counts = dict(query(db, "SELECT function, count(*) FROM results GROUP BY function"))
-    assert counts == {"qsort": 18, "qsort_by_typedef": 12, "signal": 28}
+    assert counts == {"qsort": 18, "qsort_by_typedef": 18, "signal": 28}
     rows = query(db, "SELECT function, value_names, outcome, signal FROM results "
                      "WHERE function IN ('qsort', 'qsort_by_typedef')")
     for function, values, outcome, signal in rows:
@@ -78,6 +80,17 @@ def test_a_type_no_slot_holds_is_refused_at_its_line(tmp_path):
                            "--db", tmp_path / "t.db", "--quiet", check=False)
         assert_input_error(result, "badtype.yaml:10:", f"parameter compar: C type '{ctype}'",
                            why)
+
+
+def test_a_callback_of_another_signature_is_refused_at_its_line(tmp_path):
+    shutil.copy(SPEC.parent / "qsort_values.c", tmp_path)
+    spec = tmp_path / "handlers.yaml"
+    spec.write_text(SPEC.read_text().replace(
+        'type: "void (*)(int)", datatype: callback', 'type: "void (*)(int)", datatype: comparator'))
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet", check=False)
+    assert_input_error(result, "handlers.yaml:35:", "parameter handler (void (*)(int)) cannot "
+                       "take datatype comparator, whose callbacks are int (*)(const void *, "
+                       "const void *)")
 
 
 def _emit(tmp_path, function, values):
