@@ -11,8 +11,8 @@ that every mistake is one line naming the spec's file and line:
   asks the compiler what both types really are): a pointer for a pointer,
   a floating type for a floating one, and an integer wide enough and of the
   same signedness, unless the parameter says `convert: true`;
-- a target's callback datatype (one spelling its .ctype as a function
-  pointer) has the parameter's signature: its callbacks read the arguments
+- a target's callback datatype (one extending the base `callback`) has
+  the parameter's signature: its callbacks read the arguments
   of their own type.  The base `callback`'s are callable through any."""
 import subprocess
 
@@ -189,13 +189,18 @@ def check_types(spec, datatypes, types):
 BASE_CALLBACK = "callback"
 
 
+def _extends_callback(name, datatypes):
+    parent = datatypes[name]["parent"]
+    return parent == BASE_CALLBACK or bool(parent) and _extends_callback(parent, datatypes)
+
+
 def callback_pairs(spec, datatypes):
     """[(function, param, the datatype's C type)] of each parameter whose
-    datatype is a target's own callback datatype, spelled as C writes a
-    function pointer: those whose signature must be the parameter's."""
+    datatype extends `callback` with a target's own callbacks: those whose
+    signature must be the parameter's."""
     slots = slot_types(spec, datatypes)
     return [(f, p, slot) for f in spec.functions for p, slot in zip(f.params, slots[f.name])
-            if p.datatype != BASE_CALLBACK and "(*" in slot.replace(" ", "")]
+            if _extends_callback(p.datatype, datatypes)]
 
 
 def check_callbacks(pairs, same):
