@@ -176,6 +176,6 @@ void *tb_garbage_block(size_t size);
 extern const struct tb_datatype tb_type_pointer, tb_type_buffer, tb_type_size,
 	tb_type_int, tb_type_fd, tb_type_path, tb_type_mode, tb_type_whence,
 	tb_type_offset, tb_type_file, tb_type_format, tb_type_string, tb_type_command,
-	tb_type_int64, tb_type_double, tb_type_float;
+	tb_type_int64, tb_type_double, tb_type_float, tb_type_callback;
 
 #endif

@@ -78,12 +78,15 @@ def _spelled(spec):
             | {f.returns for f in spec.functions if f.returns != "void"})
 
 
+def _probe_flags(spec, what):
+    """A probe's includes, include folders, working folder and flags."""
+    return (codegen.include_lines(spec), [*paths.INCLUDE_DIRS, *spec.include_dirs],
+            plugin_path(spec).parent / f"ctypes-{what}",
+            ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)])
+
+
 def _probe(spec, spellings, what):
-    return ctype_probe.resolve(
-        spellings, codegen.include_lines(spec),
-        [*paths.INCLUDE_DIRS, *spec.include_dirs],
-        plugin_path(spec).parent / f"ctypes-{what}",
-        ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)])
+    return ctype_probe.resolve(spellings, *_probe_flags(spec, what))
 
 
 def conversions_path(spec):
@@ -100,6 +103,10 @@ def _check(spec, plugin):
     notes = [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
              f"converted to {p.ctype}: {change}"
              for f, p, change in plugin_check.check_types(spec, datatypes, types)]
+    callbacks = plugin_check.callback_pairs(spec, datatypes)
+    if callbacks:
+        plugin_check.check_callbacks(callbacks, ctype_probe.same_types(
+            [(p.ctype, slot) for _, p, slot in callbacks], *_probe_flags(spec, "callbacks")))
     conversions_path(spec).write_text("".join(n + "\n" for n in notes))
 
 

@@ -4,6 +4,9 @@ from functools import lru_cache
 
 import jinja2
 
+from .spec import declaration
+
+
 def arg_member(ctype, types):
     """The union tb_arg member a parameter of C type ctype is read from,
     chosen by what the type really is (types: ctype_probe.resolve's
@@ -72,13 +75,14 @@ def floating_return(f, types):
 
 def judge_locals(f, types):
     """The judge's declarations: each parameter under its own name, ret."""
-    lines = [f"{p.ctype} {p.name} = ({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};"
-             for i, p in enumerate(f.params)]
+    lines = [f"{declaration(p.ctype, p.name)} = "
+             f"({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};" for i, p in enumerate(f.params)]
+    ret = declaration(f.returns, "ret")
     if floating_return(f, types):
-        lines.append(f"{f.returns} ret = ({f.returns})tb_bits_double(tb_c->ret);")
+        lines.append(f"{ret} = ({f.returns})tb_bits_double(tb_c->ret);")
     elif f.returns != "void":
         cast = "(intptr_t)" if f.returns.endswith("*") else ""
-        lines.append(f"{f.returns} ret = ({f.returns}){cast}tb_c->ret;")
+        lines.append(f"{ret} = ({f.returns}){cast}tb_c->ret;")
     lines.append("int err = tb_c->err;")
     return lines
 
@@ -122,6 +126,7 @@ def shim_source(spec, types):
         functions.append(dict(
             name=f.name, call=f.call, returns=f.returns, params=f.params,
             signature=f.signature.replace('"', '\\"'), args=call_args(f, types),
+            ret=declaration(f.returns, "ret"),
             pointer_return=f.returns.endswith("*"), error_expr=error_expr(f, types),
             judge=judge_expr(f) if f.error_when in JUDGED else None,
             judge_locals=judge_locals(f, types),

@@ -4,7 +4,10 @@ typedef it to, so each type is classified by a small probe program compiled
 with the spec's own includes, never by how it is spelled.
 
 A type is a `CType`: its kind (pointer, integer or floating), its size in
-bytes and, for an integer, whether it is signed.  The probe's answers are
+bytes and, for an integer, whether it is signed.  A function pointer is a
+pointer, spelled as C writes it (`int (*)(const void *, const void *)`) or
+by a typedef; a function type itself (`typedef int handler(void *)`, no
+`*`) is no type a slot holds (None).  The probe's answers are
 kept beside the plugin, keyed by everything that could change them."""
 import hashlib
 import json
@@ -46,19 +49,49 @@ def split_slots(ctype):
     return parts + [current.strip()]
 
 
-def _probe_source(includes, spellings):
+def _probe_line(i, spelling):
+    """One type's line of the probe, written out rather than through a
+    macro, so that a compiler error lands on its own line.  __typeof__
+    makes any spelling a type name that takes a `*` after it: `T *` is no
+    type when T is `int (*)(void)`."""
+    t = f"__typeof__({spelling})"
+    kind = f"__builtin_classify_type(*({t} *)0)"
+    signed = f"__builtin_choose_expr({kind} == 5, 0, ({t})-1 < ({t})0)"
+    return f'\tprintf("%d %d %zu %d\\n", {i}, {kind}, sizeof({t}), (int){signed});'
+
+
+def _program(includes, body):
+    """A probe program: the includes, then main printing the body's lines;
+    returns its text and the line number of the body's first line."""
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <stdint.h>",
              "#include <sys/types.h>"]
     lines += [f"#include {inc}" for inc in includes]
-    lines += ["#define TB_CLASS(T) __builtin_classify_type(*(T *)0)",
-              "#define TB_SIGNED(T) __builtin_choose_expr(TB_CLASS(T) == 5, 0, (T)-1 < (T)0)",
-              "int main(void)", "{"]
+    lines += ["int main(void)", "{"]
     first = len(lines) + 1
-    for i, t in enumerate(spellings):
-        lines.append(f'\tprintf("%d %d %zu %d\\n", {i}, TB_CLASS({t}), sizeof({t}), '
-                     f"(int)TB_SIGNED({t}));")
-    lines += ["\treturn 0;", "}"]
+    lines += body + ["\treturn 0;", "}"]
     return "\n".join(lines) + "\n", first
+
+
+def _probe_source(includes, spellings):
+    return _program(includes, [_probe_line(i, t) for i, t in enumerate(spellings)])
+
+
+def same_types(pairs, includes, include_dirs, folder, cflags=()):
+    """{(a, b): whether C types a and b are one type to the compiler} (a
+    typedef and its spelling are; function pointers of two signatures are
+    not).  Each type must be one resolve() answered for."""
+    pairs = sorted(set(pairs))
+    source, _ = _program(includes, [
+        f'\tprintf("%d\\n", __builtin_types_compatible_p(__typeof__({a}), __typeof__({b})));'
+        for a, b in pairs])
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    c, exe = folder / "same_types.c", folder / "same_types"
+    c.write_text(source)
+    command = ["cc", "-w", *[f"-I{d}" for d in include_dirs], *cflags, str(c), "-o", str(exe)]
+    subprocess.run(command, capture_output=True, check=True)
+    answers = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    return {pair: answer == "1" for pair, answer in zip(pairs, answers.split())}
 
 
 def resolve(spellings, includes, include_dirs, cache_dir, cflags=()):

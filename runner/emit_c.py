@@ -23,6 +23,7 @@ from . import build, codegen, paths
 from .errors import TrebuchetError
 from .names import errno_name, signal_name
 from .repro import outcome_text
+from .spec import declaration
 
 SUPPORT = Path(__file__).parent / "templates" / "repro"
 DATATYPES = paths.ROOT / "datatypes"
@@ -151,7 +152,8 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         hang_seconds=HANG_SECONDS, copied=copied,
         includes=_copied_includes(spec),
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
-        returns=function.returns, args=codegen.call_args(function, types),
+        returns=function.returns, ret_declaration=declaration(function.returns, "ret"),
+        args=codegen.call_args(function, types),
         floating_return=floating,
         ret_expr="0" if function.returns == "void" else "(double)ret" if floating
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",

@@ -10,7 +10,10 @@ that every mistake is one line naming the spec's file and line:
 - each parameter's C type can hold its datatype's values (ctype_probe.py
   asks the compiler what both types really are): a pointer for a pointer,
   a floating type for a floating one, and an integer wide enough and of the
-  same signedness, unless the parameter says `convert: true`."""
+  same signedness, unless the parameter says `convert: true`;
+- a target's callback datatype (one extending the base `callback`) has
+  the parameter's signature: its callbacks read the arguments
+  of their own type.  The base `callback`'s are callable through any."""
 import subprocess
 
 from . import ctype_probe, executor
@@ -131,7 +134,27 @@ def check_scalar_types(spec, types):
             if types.get(p.ctype) is None:
                 raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
                                      f"a pointer, integer or floating type the compiler knows "
-                                     f"from the spec's includes", *p.where)
+                                     f"from the spec's includes{_function_hint(p.ctype)}",
+                                     *p.where)
+
+
+def _paired(ctype):
+    depth = 0
+    for ch in ctype:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _function_hint(ctype):
+    """What a C type that is no scalar may have meant, when it looks like a
+    function's: its parentheses, or a function type where its pointer goes."""
+    if not _paired(ctype):
+        return " (its parentheses do not pair up)"
+    if "(" in ctype:
+        return " (a function pointer is written `int (*)(const void *)`, or by its typedef)"
+    return ""
 
 
 def check_types(spec, datatypes, types):
@@ -161,3 +184,31 @@ def check_types(spec, datatypes, types):
             if change:
                 converted.append((f, p, change))
     return converted
+
+
+BASE_CALLBACK = "callback"
+
+
+def _extends_callback(name, datatypes):
+    parent = datatypes[name]["parent"]
+    return parent == BASE_CALLBACK or bool(parent) and _extends_callback(parent, datatypes)
+
+
+def callback_pairs(spec, datatypes):
+    """[(function, param, the datatype's C type)] of each parameter whose
+    datatype extends `callback` with a target's own callbacks: those whose
+    signature must be the parameter's."""
+    slots = slot_types(spec, datatypes)
+    return [(f, p, slot) for f in spec.functions for p, slot in zip(f.params, slots[f.name])
+            if _extends_callback(p.datatype, datatypes)]
+
+
+def check_callbacks(pairs, same):
+    """Raises at the first parameter whose callback datatype's functions
+    have another type (same: ctype_probe.same_types' answers)."""
+    for f, p, slot in pairs:
+        if not same[(p.ctype, slot)]:
+            raise TrebuchetError(
+                f"{f.name}: parameter {p.name} ({p.ctype}) cannot take datatype {p.datatype}, "
+                f"whose callbacks are {slot}: they would read other arguments than they are "
+                f"given; give it a datatype of its signature, or the base `callback`", *p.where)

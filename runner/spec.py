@@ -28,6 +28,26 @@ from .errors import TrebuchetError
 ERRNO_NAMES = frozenset(errno.errorcode.values())
 
 
+# a function pointer's abstract declarator, `(*)` of `int (*)(const void *)`:
+# the name goes after its stars (and their qualifiers)
+_HOLE = re.compile(r"\((\s*\*[\s*]*(?:(?:const|volatile|restrict)\b[\s*]*)*)\)(?=\s*[(\[])")
+
+
+def declaration(ctype, name):
+    """C declaring name of type ctype, as a reader would write it: `char
+    *s`, `size_t n`, `int (*compar)(const void *, const void *)`; a type
+    spelled otherwise with parentheses is declared through __typeof__."""
+    holes = list(_HOLE.finditer(ctype))
+    if holes:
+        hole = holes[-1]  # the innermost: `void (*(*f)(int))(void)`
+        stars = hole.group(1).rstrip()
+        stars += " " * stars[-1].isalpha()  # `(* const name)`
+        return f"{ctype[:hole.start()]}({stars}{name}){ctype[hole.end():]}"
+    if "(" in ctype:
+        return f"__typeof__({ctype}) {name}"
+    return f"{ctype}{name}" if ctype.endswith("*") else f"{ctype} {name}"
+
+
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -81,10 +101,12 @@ class Function:
 
     @property
     def signature(self):
-        args = ", ".join(f"{p.ctype} {p.name}" if not p.ctype.endswith("*")
-                         else f"{p.ctype}{p.name}" for p in self.params)
+        args = ", ".join(declaration(p.ctype, p.name) for p in self.params)
         extra = "".join(f", {a}" for a in self.extra_args)
-        return f"{self.returns} {self.call}({args or 'void'}{extra})"
+        called = f"{self.call}({args or 'void'}{extra})"
+        # a function pointer returned wraps the call: `void (*signal(int sig, ...))(int)`
+        return declaration(self.returns, called) if "(" in self.returns else \
+            f"{self.returns} {called}"
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ static const char *const required[][16] = {
 	  "SUBNORMAL" },
 	{ "int64", "ZERO", "ONE", "NEG_ONE", "INT64_MAX", "INT64_MIN", "INT32_MAX",
 	  "INT32_MAX_PLUS_1", "INT32_MIN", "INT32_MIN_MINUS_1", "UINT32_MAX", "UINT32_MAX_PLUS_1" },
+	{ "callback", "NULL", "RETURNS_ZERO", "RETURNS_MINUS_ONE", "NOT_CODE" },
 };
 
 START_TEST(required_names_exist)
@@ -289,6 +290,37 @@ START_TEST(int64_constants)
 }
 END_TEST
 
+/* ---- callback ---- */
+
+/* the two callbacks called through signatures of other arities and results
+ * than their own, as a library calls them (callback.c says why that is safe) */
+typedef int (*comparator)(const void *, const void *);
+typedef void *(*allocator)(void *, size_t, size_t, int, long, char *, double);
+
+START_TEST(callbacks_return_their_result_whatever_the_signature)
+{
+	comparator zero = (comparator)check_build(&tb_type_callback, "RETURNS_ZERO").ptr;
+	comparator minus_one = (comparator)check_build(&tb_type_callback, "RETURNS_MINUS_ONE").ptr;
+	allocator fails = (allocator)check_build(&tb_type_callback, "RETURNS_MINUS_ONE").ptr;
+	allocator null = (allocator)check_build(&tb_type_callback, "RETURNS_ZERO").ptr;
+
+	ck_assert_int_eq(zero("a", "b"), 0);
+	ck_assert_int_eq(minus_one("a", "b"), -1);
+	ck_assert_ptr_eq(fails(NULL, 1, 2, 3, 4, "e", 5.0), (void *)-1);
+	ck_assert_ptr_null(null(NULL, 1, 2, 3, 4, "e", 5.0));
+	ck_assert_ptr_null(check_build(&tb_type_callback, "NULL").ptr);
+}
+END_TEST
+
+START_TEST(not_code_faults_when_called)
+{
+	comparator f = (comparator)check_build(&tb_type_callback, "NOT_CODE").ptr;
+
+	ck_assert_uint_eq(*(const unsigned char *)f, 0xC3);  /* ret: readable, not executable */
+	f("a", "b");
+}
+END_TEST
+
 /* ---- fd ---- */
 
 static int access_mode(int fd)
@@ -446,6 +478,8 @@ static Suite *datatype_suite(void)
 	tcase_add_test(t, numeric_constants);
 	tcase_add_test(t, floating_constants);
 	tcase_add_test(t, int64_constants);
+	tcase_add_test(t, callbacks_return_their_result_whatever_the_signature);
+	tcase_add_test_raise_signal(t, not_code_faults_when_called, SIGSEGV);
 	tcase_add_test(t, fd_values);
 	tcase_add_test(t, path_values);
 	tcase_add_test(t, mode_values);
