@@ -1,18 +1,9 @@
 """Hindering failures: an error reported with an errno the function's
 documentation does not allow, or with none (errno 0).  A function is judged
 when its spec lists `errnos`, on its cases less SETUP."""
-from trebuchet.runner import spec as specs
 from trebuchet.runner.names import errno_name
 
 from . import crash_scale, metrics
-
-
-def allowed_errnos(info):
-    """{function: set of errno names} from the spec the run (metrics.RunInfo)
-    was made with: its path as the run was given it, else its target's
-    name; empty if it is not here."""
-    return {f.name: set(f.errnos) for f in specs.functions_of(info.target_arg)
-            if f.errnos is not None}
 
 
 def _judge(conn, run, target, name, allowed):
@@ -29,8 +20,10 @@ def _judge(conn, run, target, name, allowed):
     return f
 
 
-def hindering_targets(sources, newest_by_dictionary, allowed_of=allowed_errnos):
-    """[ScaleTarget], one per (dictionary, target) whose spec lists errnos."""
+def hindering_targets(sources, newest_by_dictionary, allowed_of):
+    """[ScaleTarget], one per (dictionary, target) whose spec lists errnos;
+    allowed_of(metrics.RunInfo): {function: set of errno names}, for the
+    functions whose spec lists them (spec_reads.SpecReads.errnos)."""
     out = []
     chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),

@@ -6,33 +6,21 @@ import json
 from importlib.metadata import version
 from pathlib import Path
 
-from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
-from . import dictionaries, figures, hindering, html, metrics, silent, store
+from . import dictionaries, figures, html, judges, metrics, store
+from .spec_reads import SpecReads
 
 VERSION = version("trebuchet")  # pyproject.toml's
-
-
-def spec_texts(info):
-    """{function: {"note", "equivalent"}} from the spec the run was made
-    with (metrics.RunInfo): its path as the run was given it, else its
-    target's name; empty if it is not here (a store from elsewhere)."""
-    return {f.name: {"note": f.note, "equivalent": f.equivalent}
-            for f in specs.functions_of(info.target_arg)}
-
-
-equivalents_of = silent.equivalents_of
 
 
 def build(dbs):
     conns = {str(db): store.connect(db) for db in dbs}
     sources = [(c, db) for db, c in conns.items()]
-    report = metrics.build_report(sources, spec_texts)
-    report.dictionaries = dictionaries.side_by_side(sources, equivalents_of, report.targets)
-    report.silent = silent.silent_targets(sources, equivalents_of,
-                                          dictionaries.newest_by_dictionary)
-    report.hindering = hindering.hindering_targets(sources, dictionaries.newest_by_dictionary)
+    reads = SpecReads()
+    report = metrics.build_report(sources, reads.texts)
+    report.dictionaries = dictionaries.side_by_side(sources, reads.equivalents, report.targets)
+    report.silent, report.hindering = judges.judge(sources, reads)
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
@@ -46,11 +34,18 @@ def _write_csv(path, fields, rows):
         writer.writerows(rows)
 
 
-def write(dbs, out):
+def write(dbs, out, timed=figures.untimed):
+    """timed(name, step) runs each step of the report (a call without
+    arguments) and returns what it returns: `bench report` times them."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    report, conns = build(dbs)
-    drawn = figures.draw_all(out, report)
+    report, conns = timed("read the stores", lambda: build(dbs))
+    drawn = figures.draw_all(out, report, timed)
+    timed("the pages", lambda: _write_pages(out, report, conns, drawn))
+    return out / "index.html"
+
+
+def _write_pages(out, report, conns, drawn):
     summary = report.as_dict()
     summary["figures"] = drawn
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
@@ -61,4 +56,3 @@ def write(dbs, out):
     html.write_index(out, report, drawn, VERSION)
     html.write_function_pages(out, report, conns, VERSION)
     html.write_crash_scale_pages(out, report, VERSION)
-    return out / "index.html"
