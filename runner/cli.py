@@ -95,7 +95,7 @@ def cmd_repro(args):
         index = repro.case_index(spec, function, values,
                                  repro.listed_function(spec, function, args.dictionary))
     result = repro.run_case(spec, function, index, args.timeout, args.dictionary)
-    print(json.dumps(result) if args.json else repro.describe(result))
+    print(json.dumps(repro.as_record(result)) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
                               args.target)
