@@ -18,15 +18,16 @@ VOTERS = ("sfio", "robust_sfio", "stdio")
 
 
 def _rows(conn, run, function):
-    """{case index: (value names, their VALUE parts, outcome, error
-    reported)}: the parts are what votes are matched on."""
-    out = {}
-    for i, v, o, e in conn.execute(
-            "SELECT case_index, value_names, outcome, error_reported FROM results"
-            " WHERE run_id = ? AND function = ?", (run, function)):
-        values = v.split(" ") if v else []
-        out[i] = (values, tuple(x.split(":", 1)[1] for x in values), o, e)
-    return out
+    """{case index: (value names as stored, outcome, error reported)}."""
+    return {i: (v, o, e) for i, v, o, e in conn.execute(
+        "SELECT case_index, value_names, outcome, error_reported FROM results"
+        " WHERE run_id = ? AND function = ?", (run, function))}
+
+
+def _parts(values):
+    """The VALUE parts of stored value names, "datatype:VALUE ...": what
+    votes match on between datatypes that are twins."""
+    return tuple(v.split(":", 1)[1] for v in values.split(" ")) if values else ()
 
 
 def _datatypes(conn, run, function):
@@ -51,24 +52,32 @@ def _alignment(mine, theirs):
     return out
 
 
-def _vote(f, mine, theirs, align, voter, counted):
+def _aligned(parts, align):
+    return tuple(parts[j] for j in align)
+
+
+def _vote(f, mine, theirs, align, voter, counted, verbatim=False):
     """Adds the cases of mine that the voter ran to f: judged once each,
-    Silent when I returned quietly where the voter reported an error."""
-    reported = {}  # {my values' parts: whether the voter reported an error on any}
-    for _, names, outcome, error in theirs.values():
+    Silent when I returned quietly where the voter reported an error.
+    verbatim: the two take the same datatypes in the same order, so their
+    stored value names match as they are (sfio and robust_sfio; most of the
+    work, and no name need be split)."""
+    reported = {}  # {my values, as matched: whether the voter reported an error on any}
+    for values, outcome, error in theirs.values():
         if outcome != "SETUP":
-            key = tuple(names[j] for j in align)
+            key = values if verbatim else _aligned(_parts(values), align)
             reported[key] = reported.get(key, False) or bool(outcome == "PASS" and error)
-    for index, (values, names, outcome, error) in sorted(mine.items()):
-        if outcome == "SETUP" or names not in reported:
+    for index, (values, outcome, error) in sorted(mine.items()):
+        key = values if verbatim else _parts(values)
+        if outcome == "SETUP" or key not in reported:
             continue
         if index not in counted:
             counted[index] = False
             f.judged += 1
         quiet = outcome == "PASS" and not error
-        if quiet and not counted[index] and reported[names]:
+        if quiet and not counted[index] and reported[key]:
             counted[index] = True
-            f.add(index, values, f"{voter} reported an error")
+            f.add(index, values.split(" ") if values else [], f"{voter} reported an error")
 
 
 def _counterparts(target, name, equivalents_of):
@@ -101,12 +110,13 @@ def silent_targets(sources, equivalents_of, newest_by_dictionary):
                 if (voter, dictionary) not in chosen:
                     continue
                 vconn, vrun, vdb = chosen[voter, dictionary]
-                align = _alignment(_datatypes(conn, run, name), _datatypes(vconn, vrun, voter_fn))
+                types = _datatypes(conn, run, name), _datatypes(vconn, vrun, voter_fn)
+                align = _alignment(*types)
                 if align is None:
                     continue
                 mine = mine if mine is not None else rows(conn, run, name)
                 _vote(f, mine, rows(vconn, vrun, voter_fn), align, f"{voter}.{voter_fn}",
-                      counted)
+                      counted, verbatim=types[0] == types[1] and align == sorted(align))
                 voters.add((voter, vrun, vdb))
             if f.judged:
                 functions.append(f)
