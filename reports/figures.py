@@ -272,9 +272,10 @@ def bench_figures(out, report):
     return figures
 
 
-def _groups(out, report):
+def groups(out, report):
     """[(name, draw)]: the figures the report's data allows, in groups, each
-    drawn by a call that returns {name: figure data or None}."""
+    drawn by a call that returns {name: figure data or None}; the heat maps'
+    names start with "(d)"."""
     groups = [("(a) pairs", lambda: pairs_figures(out, report)),
               ("(b) before and after", lambda: hardened_figures(out, report))]
     if report.targets:
@@ -288,11 +289,11 @@ def untimed(name, step):
     return step()
 
 
-def draw_all(out, report, timed=untimed):
-    """Draws every figure that the report's data allows; {name: figure data},
-    each name starting with the figure's letter, (a) to (f).  timed(name,
-    draw) draws one group (`bench report` times each)."""
+def draw(some_groups, timed=untimed):
+    """Draws the groups; {name: figure data}, each name starting with the
+    figure's letter, (a) to (f).  timed(name, draw) draws one group (`bench
+    report` times each)."""
     figures = {}
-    for name, draw in _groups(out, report):
-        figures.update(timed(name, draw))
+    for name, draw_group in some_groups:
+        figures.update(timed(name, draw_group))
     return {k: dict(v, letter=k[0]) for k, v in figures.items() if v}

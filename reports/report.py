@@ -8,7 +8,7 @@ from pathlib import Path
 
 from trebuchet.runner.errors import TrebuchetError
 
-from . import dictionaries, figures, html, judges, metrics, store
+from . import dictionaries, figures, forked, html, judges, metrics, store
 from .spec_reads import SpecReads
 
 VERSION = version("trebuchet")  # pyproject.toml's
@@ -19,8 +19,11 @@ def build(dbs):
     sources = [(c, db) for db, c in conns.items()]
     reads = SpecReads()
     report = metrics.build_report(sources, reads.texts)
+    # the judges in a child, with the specs read so far, while this process
+    # sets the dictionaries side by side
+    judged = forked.start(lambda: judges.judge([(store.connect(db), db) for db in conns], reads))
     report.dictionaries = dictionaries.side_by_side(sources, reads.equivalents, report.targets)
-    report.silent, report.hindering = judges.judge(sources, reads)
+    report.silent, report.hindering = judged()
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
@@ -39,13 +42,27 @@ def write(dbs, out, timed=figures.untimed):
     arguments) and returns what it returns: `bench report` times them."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    report, conns = timed("read the stores", lambda: build(dbs))
-    drawn = figures.draw_all(out, report, timed)
-    timed("the pages", lambda: _write_pages(out, report, conns, drawn))
+    report, conns = timed("read the stores (the judges in a second process)",
+                          lambda: build(dbs))
+    groups = figures.groups(out, report)
+    heat = [g for g in groups if g[0].startswith("(d)")]
+    heat_maps = forked.start(lambda: figures.draw(heat))  # the slowest, beside the rest
+    rest = figures.draw([g for g in groups if g not in heat], timed)
+    timed("the drill-down pages", lambda: _write_drill_downs(out, report, conns))
+    heat = timed("waiting for the heat maps, drawn in a second process meanwhile", heat_maps)
+    # in their letters' order, as the index shows them
+    drawn = {**{k: v for k, v in rest.items() if k < "d"}, **heat,
+             **{k: v for k, v in rest.items() if k > "d"}}
+    timed("summary and index", lambda: _write_summary(out, report, drawn))
     return out / "index.html"
 
 
-def _write_pages(out, report, conns, drawn):
+def _write_drill_downs(out, report, conns):
+    html.write_function_pages(out, report, conns, VERSION)
+    html.write_crash_scale_pages(out, report, VERSION)
+
+
+def _write_summary(out, report, drawn):
     summary = report.as_dict()
     summary["figures"] = drawn
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
@@ -54,5 +71,3 @@ def _write_pages(out, report, conns, drawn):
     _write_csv(out / "pairs.csv", metrics.PAIR_CSV_FIELDS, summary["pairs"])
     _write_csv(out / "hardened.csv", metrics.PAIR_CSV_FIELDS, summary["hardened"])
     html.write_index(out, report, drawn, VERSION)
-    html.write_function_pages(out, report, conns, VERSION)
-    html.write_crash_scale_pages(out, report, VERSION)
