@@ -285,11 +285,7 @@ def groups(out, report):
     return groups + [("(e, f) I/O benchmarks", lambda: bench_figures(out, report))]
 
 
-def untimed(name, step):
-    return step()
-
-
-def draw(some_groups, timed=untimed):
+def draw(some_groups, timed):
     """Draws the groups; {name: figure data}, each name starting with the
     figure's letter, (a) to (f).  timed(name, draw) draws one group (`bench
     report` times each)."""

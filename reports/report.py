@@ -8,21 +8,35 @@ from pathlib import Path
 
 from trebuchet.runner.errors import TrebuchetError
 
-from . import dictionaries, figures, forked, html, judges, metrics, store
+from . import dictionaries, forked, html, judges, metrics, store
 from .spec_reads import SpecReads
 
 VERSION = version("trebuchet")  # pyproject.toml's
 
 
-def build(dbs):
+def _untimed(name, step):
+    return step()
+
+
+def _import_figures():
+    """The figures module: importing matplotlib takes a good second, which
+    write() spends while the judges' process works."""
+    from . import figures
+    return figures
+
+
+def build(dbs, meanwhile=lambda: None):
+    """The report's data from the stores; meanwhile() is called while the
+    judges' process works."""
     conns = {str(db): store.connect(db) for db in dbs}
     sources = [(c, db) for db, c in conns.items()]
     reads = SpecReads()
     report = metrics.build_report(sources, reads.texts)
     # the judges in a child, with the specs read so far, while this process
-    # sets the dictionaries side by side
+    # sets the dictionaries side by side and does what meanwhile says
     judged = forked.start(lambda: judges.judge([(store.connect(db), db) for db in conns], reads))
     report.dictionaries = dictionaries.side_by_side(sources, reads.equivalents, report.targets)
+    meanwhile()
     report.silent, report.hindering = judged()
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
@@ -37,16 +51,18 @@ def _write_csv(path, fields, rows):
         writer.writerows(rows)
 
 
-def write(dbs, out, timed=figures.untimed):
+def write(dbs, out, timed=_untimed):
     """timed(name, step) runs each step of the report (a call without
     arguments) and returns what it returns: `bench report` times them."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    report, conns = timed("read the stores (the judges in a second process)",
-                          lambda: build(dbs))
+    report, conns = timed("read the stores (the judges in a second process), import matplotlib",
+                          lambda: build(dbs, _import_figures))
+    figures = _import_figures()
     groups = figures.groups(out, report)
     heat = [g for g in groups if g[0].startswith("(d)")]
-    heat_maps = forked.start(lambda: figures.draw(heat))  # the slowest, beside the rest
+    # the slowest figures in a child, beside the rest and the drill-down pages
+    heat_maps = forked.start(lambda: figures.draw(heat, _untimed))
     rest = figures.draw([g for g in groups if g not in heat], timed)
     timed("the drill-down pages", lambda: _write_drill_downs(out, report, conns))
     heat = timed("waiting for the heat maps, drawn in a second process meanwhile", heat_maps)
