@@ -68,5 +68,6 @@ def as_text(dbs, times, took):
              f"  load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
              "  one report in this process, step by step (elapsed):"]
     lines += [f"    {seconds:6.2f} s  {name}" for name, seconds in took]
-    lines.append(f"    {sum(s for _, s in took):6.2f} s  in all (not Python's start nor the first imports)")
+    total = sum(s for _, s in took)
+    lines.append(f"    {total:6.2f} s  in all (not Python's start nor the first imports)")
     return "\n".join(lines)
