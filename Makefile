@@ -29,6 +29,7 @@ SCHEMA_OBJ   := $(BUILD)/obj/results_sql.o
 EXEC         := $(BUILD)/bin/trebuchet-exec
 CHECK_SRC    := $(wildcard datatypes/tests/check_*.c harness/tests/check_*.c targets/*/tests/check_*.c)
 CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
+BENCH_REPORT_DB ?= trebuchet.db
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
 ROBUST_SUITE := $(BUILD)/targets/robust_sfio/tests/check_robust_sfio
@@ -72,6 +73,9 @@ $(VENV)/.mutation: pyproject.toml $(VENV)/.installed
 bench: build ## print the executor's throughput, and what Robust SFIO's checks cost
 	$(VENV)/bin/python bench/throughput.py
 	$(BUILD)/bench/robust_checks
+
+bench-report: build ## how long `trebuchet report` takes over a store (BENCH_REPORT_DB=trebuchet.db)
+	$(VENV)/bin/trebuchet bench report --db $(BENCH_REPORT_DB)
 
 bench-io: build ## the study's I/O benchmarks on stdio, SFIO and Robust SFIO (BENCH_IO_ARGS=...)
 	$(VENV)/bin/trebuchet bench io --db bench-io.db $(BENCH_IO_ARGS)

@@ -81,8 +81,10 @@ static const struct tb_value fd_values[] = {
 	{ .name = "NEG_ONE", .constant.i = -1, .desc = "-1" },
 	{ .name = "INT_MAX", .constant.i = INT_MAX, .desc = "2^31-1, far past the descriptor limit" },
 	{ .name = "DIR", .setup = setup_dir, .desc = "a directory opened O_RDONLY" },
-	{ .name = "PIPE_READ", .setup = setup_pipe_read, .desc = "read end of an empty pipe" },
-	{ .name = "PIPE_WRITE", .setup = setup_pipe_write, .desc = "write end of a pipe" },
+	{ .name = "PIPE_READ", .setup = setup_pipe_read,
+	  .desc = "read end of an empty pipe whose write end stays open: a read blocks" },
+	{ .name = "PIPE_WRITE", .setup = setup_pipe_write,
+	  .desc = "write end of a pipe whose read end stays open: a write succeeds until full" },
 	{ .name = "DEV_NULL", .setup = setup_dev_null, .desc = "/dev/null opened O_RDWR" },
 	{ 0 },
 };

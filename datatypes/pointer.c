@@ -105,7 +105,8 @@ static const struct tb_value pointer_values[] = {
 	{ .name = "NO_ACCESS", .setup = setup_no_access, .desc = "a PROT_NONE page: any access is SIGSEGV", .misuse = 1 },
 	{ .name = "UNMAPPED", .setup = setup_unmapped, .desc = "the address of an unmapped page", .misuse = 1 },
 	{ .name = "MISALIGNED", .setup = setup_misaligned, .desc = "VALID plus one byte: 4095 bytes before a guard page" },
-	{ .name = "VALID", .setup = setup_valid, .desc = "4096 zero bytes, read-write, before a guard page" },
+	{ .name = "VALID", .setup = setup_valid,
+	  .desc = "4,096 zero bytes, read-write, before a guard page: memory, no object of any type" },
 	{ 0 },
 };
 

@@ -27,7 +27,7 @@ from trebuchet.runner import paths
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
-from . import dictionaries, findings_store, hindering, metrics, platform, silent, store
+from . import findings_store, judges, metrics, platform, store
 
 FORMAT = "trebuchet baseline 1"
 # The run parameters that must match for two runs to be compared case by case.
@@ -62,10 +62,8 @@ def newest_full_run(conn, target, db):
 def _crash_scale(conn, db, target, run):
     """[(kind, ScaleTarget)] of the run: Hindering when its spec lists errnos,
     Silent when the store holds a voter's run in the same dictionary."""
-    newest = dictionaries.newest_by_dictionary
-    found = silent.silent_targets([(conn, db)], silent.equivalents_of, newest)
-    found += hindering.hindering_targets([(conn, db)], newest)
-    return [(s.kind, s) for s in found if s.target == target and s.run == run]
+    silent, hindering = judges.judge([(conn, db)])
+    return [(s.kind, s) for s in silent + hindering if s.target == target and s.run == run]
 
 
 def run_parameters(info):

@@ -7,7 +7,7 @@ import json
 
 from trebuchet.runner.names import stderr_text
 
-from . import dictionaries, hindering, silent
+from . import judges
 
 RECORD_SQL = """
 SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome,
@@ -31,11 +31,9 @@ FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "e
 
 def _judged(conn):
     """{kind: {(run, function): set of counted case indices}}."""
-    newest = dictionaries.newest_by_dictionary
-    found = silent.silent_targets([(conn, "")], silent.equivalents_of, newest)
-    found += hindering.hindering_targets([(conn, "")], newest)
+    silent, hindering = judges.judge([(conn, "")])
     out = {"silent": {}, "hindering": {}}
-    for s in found:
+    for s in silent + hindering:
         for f in s.functions:
             out[s.kind][s.run, f.name] = f.indices
     return out

@@ -10,16 +10,26 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
+DPI = 110
 DARK = dict(color="0.25", edgecolor="black")
 LIGHT = dict(color="white", edgecolor="black", hatch="///")
 plt.rcParams.update({"font.size": 9, "svg.hashsalt": "trebuchet", "svg.fonttype": "none"})
 
 
-def _save(fig, out, name):
+def _save(fig, out, name, placed=False):
+    """Saves fig as PNG and SVG, laid out and measured once for both (each
+    savefig(bbox_inches="tight") would lay it out and draw it twice more);
+    a figure placed by hand (placed) is saved whole, unmeasured."""
+    fig.set_dpi(DPI)
+    if fig.get_layout_engine():
+        fig.get_layout_engine().execute(fig)
+        fig.set_layout_engine("none")
+    bbox = None if placed else fig.get_tightbbox().padded(plt.rcParams["savefig.pad_inches"])
     paths = []
     for ext in ("png", "svg"):
         path = Path(out) / f"{name}.{ext}"
-        fig.savefig(path, dpi=110, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else {})
+        fig.savefig(path, dpi=DPI, bbox_inches=bbox,
+                    metadata={"Date": None} if ext == "svg" else {})
         paths.append(path.name)
     plt.close(fig)
     return paths
@@ -78,7 +88,8 @@ STUDY_BAR = dict(color="0.85", edgecolor="black", hatch="..")
 
 def targets_figure(out, report):
     """(c) normalized rates per target, ABORT and RESTART stacked, and the
-    study's published normalized ABORT rate beside ours where it gave one."""
+    study's published normalized ABORT rate beside ours where it gave one;
+    the title and legend name the study only when its bars are drawn."""
     names = [t.target for t in report.targets]
     aborts = [t.abort_rate for t in report.targets]
     restarts = [t.restart_rate for t in report.targets]
@@ -87,12 +98,16 @@ def targets_figure(out, report):
     xs = range(len(names))
     fig, ax = plt.subplots(figsize=(1.6 * len(names) + 4, 3.4), layout="constrained")
     width = 0.38
-    bars_abort = ax.bar([x - width / 2 for x in xs], aborts, width, label="ABORT (ours)", **DARK)
-    bars_restart = ax.bar([x - width / 2 for x in xs], restarts, width, bottom=aborts,
-                          label="RESTART (ours)", **LIGHT)
+    # ours left of the study's bar where it has one; "ours" said only then
+    ours_xs = [x - width / 2 if published else x for x in xs]
+    ours = " (ours)" if published else ""
+    bars_abort = ax.bar(ours_xs, aborts, width, label="ABORT" + ours, **DARK)
+    bars_restart = ax.bar(ours_xs, restarts, width, bottom=aborts, label="RESTART" + ours,
+                          **LIGHT)
     study_xs = [x + width / 2 for x, n in zip(xs, names) if n in published]
     bars_study = ax.bar(study_xs, [published[n] for n in names if n in published], width,
-                        label="ABORT (the study, DSN 2001)", **STUDY_BAR)
+                        label="ABORT (the study, DSN 2001)" if published else None,
+                        **STUDY_BAR)
     # the ABORT rate, which is what the study's bar is; RESTART apart
     ax.bar_label(bars_restart, labels=[
         f"{t.abort_rate:.2f}" + (f"\n+{t.restart_rate:.2f} RESTART" if t.restart_rate >= 0.005 else "")
@@ -100,14 +115,14 @@ def targets_figure(out, report):
     ax.bar_label(bars_study, fmt="%.2f", fontsize=8)
     ax.set_xticks(list(xs), names)
     ax.set_ylabel("normalized rate (%)")
-    title = "normalized rates per target: ours and the study's"
-    ax.set_title(title)
+    ax.set_title("normalized rates per target" + (": ours and the study's" if published else ""))
     ax.set_ylim(0, 1.1 * max([1.0] + [t.failure_rate for t in report.targets]
                               + list(published.values())))
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    legend = ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     files = _save(fig, out, "figure_c_targets")
     study = iter(round(b.get_height(), 6) for b in bars_study)
-    return dict(files=files, labels=names, title=title,
+    return dict(files=files, labels=names, title=ax.get_title(),
+                legend=[t.get_text() for t in legend.get_texts()],
                 bars={"ABORT": [round(b.get_height(), 6) for b in bars_abort],
                       "RESTART": [round(b.get_height(), 6) for b in bars_restart],
                       "study ABORT": [next(study) if n in published else None for n in names]})
@@ -125,40 +140,65 @@ def _heat_rows(summary):
     return dict(sorted(panels.items()))
 
 
+# A heat map's geometry, in inches: a row of cells, the figure's width, and
+# one character of its 7-point labels (a generous mean, so labels never meet).
+HEAT_ROW, HEAT_WIDTH, HEAT_CHAR = 0.17, 9.0, 0.07
+
+
 def heatmap_figure(out, summary):
     """(d) one panel per datatype: its parameters (function(parameter)) by
     the values that datatype has, shaded by the failure rate of the cases
     holding that value in that parameter.  A target without a failing case
-    gets none: every cell would be 0%."""
+    gets none: every cell would be 0%.  The panels share one bare axes,
+    placed by hand in row units: an axes of its own per panel, with its
+    ticks and a layout engine to fit them, made this figure ten times as
+    slow to draw as any other."""
     panels = _heat_rows(summary)
     if not panels or not any(f.failing for f in summary.functions):
         return None
-    # each panel's height: its rows, plus room for its title and value labels
-    heights = [len(rows) + 6 for rows in panels.values()]
-    fig, axes = plt.subplots(len(panels), 1, squeeze=False, layout="constrained",
-                             figsize=(9, 0.17 * sum(heights) + 0.6),
-                             gridspec_kw=dict(height_ratios=heights))
     # the scale starts below 0 so that 0% is a faint grey and white is left
     # for "not drawn in this run's sample"
     cmap = matplotlib.colormaps["Greys"].copy()
     cmap.set_bad("white")
-    drawn = {}
-    for ax, (datatype, rows) in zip(axes[:, 0], panels.items()):
+    left = HEAT_CHAR * max(len(label) for rows in panels.values() for label, _ in rows) + 0.2
+    cells_width = HEAT_WIDTH - left - 1.0  # the colour bar's room on the right
+    layout, y = [], 0.0
+    for datatype, rows in panels.items():
         values = sorted({v for _, by_value in rows for v in by_value})
+        # under the cells: the value labels at 45 degrees, their width times sin 45
+        below = HEAT_CHAR * max(map(len, values)) * 0.71 / HEAT_ROW + 1.0
+        layout.append((datatype, rows, values, y + 1.5))
+        y += 1.5 + len(rows) + below
+    cells_height, height = HEAT_ROW * y, HEAT_ROW * y + 0.5  # the title's band on top
+    fig = plt.figure(figsize=(HEAT_WIDTH, height))
+    ax = fig.add_axes([left / HEAT_WIDTH, 0, cells_width / HEAT_WIDTH, cells_height / height])
+    ax.set_axis_off()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(y, 0)
+    drawn = {}
+    for datatype, rows, values, top in layout:
         grid = [[by_value[v].rate if v in by_value else float("nan") for v in values]
                 for _, by_value in rows]
         image = ax.imshow(grid, cmap=cmap, vmin=-8, vmax=100, aspect="auto",
-                          interpolation="nearest")
-        ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=7)
-        ax.set_xticks(range(len(values)), values, rotation=45, ha="right", fontsize=7)
-        ax.set_title(f"{datatype} parameters", fontsize=8, loc="left")
+                          interpolation="none", extent=(0, 1, top + len(rows), top))
+        ax.text(0, top - 0.4, f"{datatype} parameters", fontsize=8)
+        for i, (label, _) in enumerate(rows):
+            ax.text(-0.01, top + i + 0.5, label, fontsize=7, ha="right", va="center")
+        for j, value in enumerate(values):
+            ax.text((j + 0.5) / len(values), top + len(rows) + 0.3, value, fontsize=7,
+                    rotation=45, ha="right", va="top", rotation_mode="anchor")
         drawn[datatype] = dict(rows=[label for label, _ in rows], values=values)
+    ax.set_ylim(y, 0)  # imshow sets them to its image's
+    ax.set_xlim(0, 1)
     title = (f"{summary.target}: failure rate of the cases holding each value, per parameter (%);"
              " white: not drawn in this run's sample")
-    fig.suptitle(title, fontsize=9)
-    fig.colorbar(image, ax=list(axes[:, 0]), fraction=0.02, aspect=60,
-                 ticks=[0, 20, 40, 60, 80, 100])
-    files = _save(fig, out, f"figure_d_heatmap_{summary.target}")
+    fig.suptitle(title, fontsize=9, y=1 - 0.25 / height, va="center")
+    # the colour bar beside the first panels, 4 inches tall at most
+    bar_height = min(4.0, 0.8 * cells_height)
+    bar = fig.add_axes([(HEAT_WIDTH - 0.75) / HEAT_WIDTH, (cells_height - bar_height) / height,
+                        0.15 / HEAT_WIDTH, bar_height / height])
+    fig.colorbar(image, cax=bar, ticks=[0, 20, 40, 60, 80, 100])
+    files = _save(fig, out, f"figure_d_heatmap_{summary.target}", placed=True)
     return dict(files=files, title=title, panels=drawn)
 
 
@@ -232,13 +272,24 @@ def bench_figures(out, report):
     return figures
 
 
-def draw_all(out, report):
-    """Draws every figure that the report's data allows; {name: figure data},
-    each name starting with the figure's letter, (a) to (f)."""
-    figures = {**pairs_figures(out, report), **hardened_figures(out, report)}
+def groups(out, report):
+    """[(name, draw)]: the figures the report's data allows, in groups, each
+    drawn by a call that returns {name: figure data or None}; the heat maps'
+    names start with "(d)"."""
+    groups = [("(a) pairs", lambda: pairs_figures(out, report)),
+              ("(b) before and after", lambda: hardened_figures(out, report))]
     if report.targets:
-        figures["c"] = targets_figure(out, report)
-    for summary in report.targets:
-        figures[f"d_{summary.target}"] = heatmap_figure(out, summary)
-    figures.update(bench_figures(out, report))
+        groups.append(("(c) targets", lambda: {"c": targets_figure(out, report)}))
+    groups += [(f"(d) heat map of {s.target}",
+                lambda s=s: {f"d_{s.target}": heatmap_figure(out, s)}) for s in report.targets]
+    return groups + [("(e, f) I/O benchmarks", lambda: bench_figures(out, report))]
+
+
+def draw(some_groups, timed):
+    """Draws the groups; {name: figure data}, each name starting with the
+    figure's letter, (a) to (f).  timed(name, draw) draws one group (`bench
+    report` times each)."""
+    figures = {}
+    for name, draw_group in some_groups:
+        figures.update(timed(name, draw_group))
     return {k: dict(v, letter=k[0]) for k, v in figures.items() if v}

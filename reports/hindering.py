@@ -1,36 +1,31 @@
 """Hindering failures: an error reported with an errno the function's
 documentation does not allow, or with none (errno 0).  A function is judged
 when its spec lists `errnos`, on its cases less SETUP."""
-from trebuchet.runner import spec as specs
 from trebuchet.runner.names import errno_name
 
 from . import crash_scale, metrics
 
 
-def allowed_errnos(info):
-    """{function: set of errno names} from the spec the run (metrics.RunInfo)
-    was made with: its path as the run was given it, else its target's
-    name; empty if it is not here."""
-    return {f.name: set(f.errnos) for f in specs.functions_of(info.target_arg)
-            if f.errnos is not None}
-
-
 def _judge(conn, run, target, name, allowed):
+    """Judges the function's cases less SETUP; only those that returned
+    reporting an error are read (the count of the rest is SQLite's)."""
     f = crash_scale.ScaleFunction(target, name)
-    for index, values, outcome, error, err in conn.execute(
-            "SELECT case_index, value_names, outcome, error_reported, errno FROM results"
-            " WHERE run_id = ? AND function = ? ORDER BY case_index", (run, name)):
-        if outcome == "SETUP":
-            continue
-        f.judged += 1
-        if outcome == "PASS" and error and (not err or errno_name(err) not in allowed):
+    f.judged = conn.execute("SELECT count(*) FROM results WHERE run_id = ? AND function = ?"
+                            " AND outcome != 'SETUP'", (run, name)).fetchone()[0]
+    for index, values, err in conn.execute(
+            "SELECT case_index, value_names, errno FROM results WHERE run_id = ?"
+            " AND function = ? AND outcome = 'PASS' AND error_reported ORDER BY case_index",
+            (run, name)):
+        if not err or errno_name(err) not in allowed:
             f.add(index, values.split(" ") if values else [],
                   "no errno" if not err else f"errno {errno_name(err)}")
     return f
 
 
-def hindering_targets(sources, newest_by_dictionary, allowed_of=allowed_errnos):
-    """[ScaleTarget], one per (dictionary, target) whose spec lists errnos."""
+def hindering_targets(sources, newest_by_dictionary, allowed_of):
+    """[ScaleTarget], one per (dictionary, target) whose spec lists errnos;
+    allowed_of(metrics.RunInfo): {function: set of errno names}, for the
+    functions whose spec lists them (spec_reads.SpecReads.errnos)."""
     out = []
     chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),

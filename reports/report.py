@@ -6,33 +6,38 @@ import json
 from importlib.metadata import version
 from pathlib import Path
 
-from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
-from . import dictionaries, figures, hindering, html, metrics, silent, store
+from . import dictionaries, forked, html, judges, metrics, store
+from .spec_reads import SpecReads
 
 VERSION = version("trebuchet")  # pyproject.toml's
 
 
-def spec_texts(info):
-    """{function: {"note", "equivalent"}} from the spec the run was made
-    with (metrics.RunInfo): its path as the run was given it, else its
-    target's name; empty if it is not here (a store from elsewhere)."""
-    return {f.name: {"note": f.note, "equivalent": f.equivalent}
-            for f in specs.functions_of(info.target_arg)}
+def _untimed(name, step):
+    return step()
 
 
-equivalents_of = silent.equivalents_of
+def _import_figures():
+    """The figures module: importing matplotlib takes a good second, which
+    write() spends while the judges' process works."""
+    from . import figures
+    return figures
 
 
-def build(dbs):
+def build(dbs, meanwhile=lambda: None):
+    """The report's data from the stores; meanwhile() is called while the
+    judges' process works."""
     conns = {str(db): store.connect(db) for db in dbs}
     sources = [(c, db) for db, c in conns.items()]
-    report = metrics.build_report(sources, spec_texts)
-    report.dictionaries = dictionaries.side_by_side(sources, equivalents_of, report.targets)
-    report.silent = silent.silent_targets(sources, equivalents_of,
-                                          dictionaries.newest_by_dictionary)
-    report.hindering = hindering.hindering_targets(sources, dictionaries.newest_by_dictionary)
+    reads = SpecReads()
+    report = metrics.build_report(sources, reads.texts)
+    # the judges in a child, with the specs read so far, while this process
+    # sets the dictionaries side by side and does what meanwhile says
+    judged = forked.start(lambda: judges.judge([(store.connect(db), db) for db in conns], reads))
+    report.dictionaries = dictionaries.side_by_side(sources, reads.equivalents, report.targets)
+    meanwhile()
+    report.silent, report.hindering = judged()
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
@@ -46,11 +51,34 @@ def _write_csv(path, fields, rows):
         writer.writerows(rows)
 
 
-def write(dbs, out):
+def write(dbs, out, timed=_untimed):
+    """timed(name, step) runs each step of the report (a call without
+    arguments) and returns what it returns: `bench report` times them."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    report, conns = build(dbs)
-    drawn = figures.draw_all(out, report)
+    report, conns = timed("read the stores (the judges in a second process), import matplotlib",
+                          lambda: build(dbs, _import_figures))
+    figures = _import_figures()
+    groups = figures.groups(out, report)
+    heat = [g for g in groups if g[0].startswith("(d)")]
+    # the slowest figures in a child, beside the rest and the drill-down pages
+    heat_maps = forked.start(lambda: figures.draw(heat, _untimed))
+    rest = figures.draw([g for g in groups if g not in heat], timed)
+    timed("the drill-down pages", lambda: _write_drill_downs(out, report, conns))
+    heat = timed("waiting for the heat maps, drawn in a second process meanwhile", heat_maps)
+    # in their letters' order, as the index shows them
+    drawn = {**{k: v for k, v in rest.items() if k < "d"}, **heat,
+             **{k: v for k, v in rest.items() if k > "d"}}
+    timed("summary and index", lambda: _write_summary(out, report, drawn))
+    return out / "index.html"
+
+
+def _write_drill_downs(out, report, conns):
+    html.write_function_pages(out, report, conns, VERSION)
+    html.write_crash_scale_pages(out, report, VERSION)
+
+
+def _write_summary(out, report, drawn):
     summary = report.as_dict()
     summary["figures"] = drawn
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
@@ -59,6 +87,3 @@ def write(dbs, out):
     _write_csv(out / "pairs.csv", metrics.PAIR_CSV_FIELDS, summary["pairs"])
     _write_csv(out / "hardened.csv", metrics.PAIR_CSV_FIELDS, summary["hardened"])
     html.write_index(out, report, drawn, VERSION)
-    html.write_function_pages(out, report, conns, VERSION)
-    html.write_crash_scale_pages(out, report, VERSION)
-    return out / "index.html"

@@ -8,7 +8,7 @@ pair through the spec's `equivalent:`, their parameters aligned by datatype
 matched by name, so only the values both datatypes name alike vote
 (READ, CLOSED, NULL, ...; under Ballista's dictionary every stream state).
 A function is judged on the cases some voter ran too (neither side SETUP)."""
-from trebuchet.runner import spec as specs
+import functools
 
 from . import crash_scale, metrics
 
@@ -17,16 +17,17 @@ TWINS = {"Sfio_t": "FILE", "Void_t": "buffer"}
 VOTERS = ("sfio", "robust_sfio", "stdio")
 
 
-def equivalents_of(target):
-    """{function: stdio equivalent} from the target's spec, if here."""
-    return {f.name: f.equivalent for f in specs.functions_of(target) if f.equivalent}
-
-
 def _rows(conn, run, function):
-    """{case index: (value names, outcome, error reported)}."""
-    return {i: (v.split(" ") if v else [], o, e) for i, v, o, e in conn.execute(
+    """{case index: (value names as stored, outcome, error reported)}."""
+    return {i: (v, o, e) for i, v, o, e in conn.execute(
         "SELECT case_index, value_names, outcome, error_reported FROM results"
         " WHERE run_id = ? AND function = ?", (run, function))}
+
+
+def _parts(values):
+    """The VALUE parts of stored value names, "datatype:VALUE ...": what
+    votes match on between datatypes that are twins."""
+    return tuple(v.split(":", 1)[1] for v in values.split(" ")) if values else ()
 
 
 def _datatypes(conn, run, function):
@@ -51,28 +52,32 @@ def _alignment(mine, theirs):
     return out
 
 
-def _names(values):
-    return tuple(v.split(":", 1)[1] for v in values)
+def _aligned(parts, align):
+    return tuple(parts[j] for j in align)
 
 
-def _vote(f, mine, theirs, align, voter, counted):
+def _vote(f, mine, theirs, align, voter, counted, verbatim=False):
     """Adds the cases of mine that the voter ran to f: judged once each,
-    Silent when I returned quietly where the voter reported an error."""
-    by_key = {}
+    Silent when I returned quietly where the voter reported an error.
+    verbatim: the two take the same datatypes in the same order, so their
+    stored value names match as they are (sfio and robust_sfio; most of the
+    work, and no name need be split)."""
+    reported = {}  # {my values, as matched: whether the voter reported an error on any}
     for values, outcome, error in theirs.values():
         if outcome != "SETUP":
-            by_key.setdefault(_names([values[j] for j in align]), []).append((outcome, error))
+            key = values if verbatim else _aligned(_parts(values), align)
+            reported[key] = reported.get(key, False) or bool(outcome == "PASS" and error)
     for index, (values, outcome, error) in sorted(mine.items()):
-        votes = by_key.get(_names(values))
-        if outcome == "SETUP" or not votes:
+        key = values if verbatim else _parts(values)
+        if outcome == "SETUP" or key not in reported:
             continue
         if index not in counted:
             counted[index] = False
             f.judged += 1
         quiet = outcome == "PASS" and not error
-        if quiet and not counted[index] and any(o == "PASS" and e for o, e in votes):
+        if quiet and not counted[index] and reported[key]:
             counted[index] = True
-            f.add(index, values, f"{voter} reported an error")
+            f.add(index, values.split(" ") if values else [], f"{voter} reported an error")
 
 
 def _counterparts(target, name, equivalents_of):
@@ -91,8 +96,10 @@ def _counterparts(target, name, equivalents_of):
 
 def silent_targets(sources, equivalents_of, newest_by_dictionary):
     """[ScaleTarget], one per (dictionary, target) among the voters' newest
-    finished runs."""
+    finished runs; equivalents_of(target): {function: its stdio equivalent}
+    (spec_reads.SpecReads.equivalents)."""
     chosen = crash_scale.newest_runs(sources, VOTERS, newest_by_dictionary)
+    rows = functools.cache(_rows)  # a function is mine once and a voter's once or more
     out = []
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
@@ -103,12 +110,13 @@ def silent_targets(sources, equivalents_of, newest_by_dictionary):
                 if (voter, dictionary) not in chosen:
                     continue
                 vconn, vrun, vdb = chosen[voter, dictionary]
-                align = _alignment(_datatypes(conn, run, name), _datatypes(vconn, vrun, voter_fn))
+                types = _datatypes(conn, run, name), _datatypes(vconn, vrun, voter_fn)
+                align = _alignment(*types)
                 if align is None:
                     continue
-                mine = mine if mine is not None else _rows(conn, run, name)
-                _vote(f, mine, _rows(vconn, vrun, voter_fn), align, f"{voter}.{voter_fn}",
-                      counted)
+                mine = mine if mine is not None else rows(conn, run, name)
+                _vote(f, mine, rows(vconn, vrun, voter_fn), align, f"{voter}.{voter_fn}",
+                      counted, verbatim=types[0] == types[1] and align == sorted(align))
                 voters.add((voter, vrun, vdb))
             if f.judged:
                 functions.append(f)

@@ -95,7 +95,7 @@ def cmd_repro(args):
         index = repro.case_index(spec, function, values,
                                  repro.listed_function(spec, function, args.dictionary))
     result = repro.run_case(spec, function, index, args.timeout, args.dictionary)
-    print(json.dumps(result) if args.json else repro.describe(result))
+    print(json.dumps(repro.as_record(result)) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
                               args.target)
@@ -265,6 +265,16 @@ def cmd_bench_io(args):
     print(bench_text.as_text(bench))
     print(f"bench io: run {run}, {len(bench.configs)} configurations x 3 libraries x "
           f"{args.repeat} repetitions in {time.monotonic() - started:.0f} s, stored in {args.db}")
+    return Exit.OK
+
+
+def cmd_bench_report(args):
+    from trebuchet.reports import bench_report, store
+
+    for db in args.db:
+        store.connect(db)  # a missing or foreign store: its one-line error now
+    times = bench_report.whole(args.db, args.repeat)
+    print(bench_report.as_text(args.db, times, bench_report.steps(args.db)))
     return Exit.OK
 
 
@@ -502,7 +512,8 @@ def _parser():
                     " of several)")
     mg.set_defaults(func=cmd_merge)
 
-    bn = sub.add_parser("bench", help="performance benchmarks (io: the study's I/O benchmarks)")
+    bn = sub.add_parser("bench", help="performance benchmarks (io: the study's I/O benchmarks;"
+                        " report: how long a report takes)")
     suites = bn.add_subparsers(dest="suite", required=True)
     io = suites.add_parser(
         "io", help="the study's I/O benchmarks on stdio, SFIO and Robust SFIO",
@@ -525,6 +536,16 @@ def _parser():
                     help="drop the page cache before each run (root only)")
     io.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     io.set_defaults(func=cmd_bench_io)
+    br = suites.add_parser(
+        "report", help="how long `trebuchet report` takes over some stores",
+        description="Times `trebuchet report` over the stores: the whole command in a process"
+        " of its own (one warm-up, then --repeat runs), then one report step by step (reading"
+        " the stores, each figure, the pages).  It prints the times; it holds them to no limit.")
+    br.add_argument("--db", action="append", required=True,
+                    help="a store (repeat for several)")
+    br.add_argument("--repeat", type=_bounded(int, 1, 100), default=3,
+                    help="timed runs of the whole command (default 3)")
+    br.set_defaults(func=cmd_bench_report)
 
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     ex.add_argument("--db", default="trebuchet.db")

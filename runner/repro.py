@@ -57,6 +57,23 @@ def describe(result):
     return line
 
 
+def as_record(result):
+    """The result as `repro --json` prints it: every key it shares with
+    `trebuchet export` holds what export would give for the same case, as
+    the store keeps it (harness/store.c): no signal, exit status or setup
+    parameter is null, not -1; the return value, errno and error are null
+    unless the call returned (PASS); frames are a list, null when the case
+    left none."""
+    record = dict(result)
+    for key in ("signal", "exit_status", "setup_param"):
+        if record[key] < 0:
+            record[key] = None
+    if record["outcome"] != "PASS":
+        record.update(ret=None, errno=None, error_reported=None)
+    record["frames"] = record["frames"].split("\n") if record.get("frames") else None
+    return record
+
+
 def frames_block(frames):
     """Where a failing case ended, innermost first, symbolized, down to the
     call shim (the executor's frames below it say nothing of the case)."""

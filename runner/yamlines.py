@@ -4,12 +4,16 @@ import yaml
 
 from .errors import TrebuchetError
 
+# libyaml's parser where PyYAML was built with it: it keeps the same marks
+# (lines) and reads a spec some twenty times as fast as the pure Python one
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def load(text, path):
     """Returns (data, lines) where lines maps a path tuple such as
     ("functions", 3, "params") to its 1-based line."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]

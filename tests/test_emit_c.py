@@ -50,12 +50,12 @@ def run(out):
 def ending(ran):
     """How the program ended, in the terms of `repro --json`: (outcome, signal)."""
     if ran is None:
-        return ("RESTART", -1)
+        return ("RESTART", None)
     if ran.returncode < 0:
         return ("ABORT", -ran.returncode)
     if ran.returncode == 3:
-        return ("SETUP", -1)
-    return ("PASS", -1) if ran.returncode == 0 else ("ABORT", -1)
+        return ("SETUP", None)
+    return ("PASS", None) if ran.returncode == 0 else ("ABORT", None)
 
 
 def returned(ran):

@@ -10,6 +10,7 @@ import yaml
 
 from conftest import ROOT, campaigns_with_report, hand_store, trebuchet
 from trebuchet.reports import dictionaries, hindering, store
+from trebuchet.reports.spec_reads import SpecReads
 from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
 
 FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]
@@ -135,5 +136,6 @@ def test_judged_by_hand_against_the_errnos_of_the_spec(tmp_path):
     hand_store(db, {name: dict(signature=f"int {name}(FILE *stream)", datatypes="FILE",
                                cases=cases) for name in ("fclose", "ungetc")}, "stdio")
     [found] = hindering.hindering_targets([(store.connect(db), db)],
-                                          dictionaries.newest_by_dictionary)
+                                          dictionaries.newest_by_dictionary,
+                                          SpecReads().errnos)
     assert [(f.name, f.judged, f.indices) for f in found.functions] == [("fclose", 2, {1})]

@@ -18,6 +18,7 @@ diff before committing it:
 
     TREBUCHET_REGENERATE=1 .venv/bin/pytest tests/test_report_pages.py
 """
+import collections
 import csv
 import difflib
 import json
@@ -25,6 +26,7 @@ import os
 import re
 import sqlite3
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -190,6 +192,8 @@ def test_study_figures_only_for_the_studys_targets(small, tmp_path):
     bars = small["summary"]["figures"]["c"]["bars"]["study ABORT"]
     labels = small["summary"]["figures"]["c"]["labels"]
     assert dict(zip(labels, bars)) == {"robust_sfio": 0.44, "sfio": 5.61, "stdio": None}
+    assert small["summary"]["figures"]["c"]["legend"] == [
+        "ABORT (ours)", "RESTART (ours)", "ABORT (the study, DSN 2001)"]
     page = (small["out"] / "index.html").read_text()
     assert 'href="sfio-dictionary.html"' in page
     assert "SFIO does not check" in (small["out"] / "sfio-dictionary.html").read_text()
@@ -203,6 +207,9 @@ def test_study_figures_only_for_the_studys_targets(small, tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["study_figures"] == []
     assert summary["figures"]["c"]["bars"]["study ABORT"] == [None]
+    # figure (c) says only what it draws: no study, no "ours"
+    assert summary["figures"]["c"]["title"] == "normalized rates per target"
+    assert summary["figures"]["c"]["legend"] == ["ABORT", "RESTART"]
     assert "The study's published figures" not in (out / "index.html").read_text()
 
 
@@ -243,3 +250,25 @@ def test_failing_is_defined_once():
             continue
         text = module.read_text()
         assert not re.search(r"""["']ABORT["'],\s*["']RESTART["']""", text), module.name
+
+
+def test_a_report_reads_each_spec_once(tmp_path, monkeypatch):
+    """The Silent and Hindering judges ask for a spec per function they
+    judge; the report parses each once (robust_sfio's reads sfio's as its
+    base, inside its own load).  The reads are logged to a file, which the
+    judges' process (a fork) writes too."""
+    from trebuchet.reports import report
+    from trebuchet.runner import spec as specs
+
+    log, load = tmp_path / "reads", specs.load
+
+    def logged(path, _extended_by=()):
+        if not _extended_by:
+            with open(log, "a") as out:
+                out.write(Path(path).name + "\n")
+        return load(path, _extended_by)
+
+    monkeypatch.setattr(specs, "load", logged)
+    report.build([load_store(tmp_path / "small.db")])
+    assert collections.Counter(log.read_text().split()) == {
+        "stdio.yaml": 1, "sfio.yaml": 1, "robust_sfio.yaml": 1}

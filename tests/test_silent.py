@@ -10,6 +10,7 @@ import pytest
 
 from conftest import campaigns_with_report, hand_store, trebuchet
 from trebuchet.reports import dictionaries, silent, store
+from trebuchet.reports.spec_reads import SpecReads
 
 FUNCTIONS = "sfclose,sfseek,sfputc,sfsync"
 
@@ -142,7 +143,7 @@ def twins(tmp_path_factory):
 
 
 def test_sfio_and_stdio_vote_on_the_values_their_twin_datatypes_name_alike(twins):
-    found = silent.silent_targets([(store.connect(twins), twins)], silent.equivalents_of,
+    found = silent.silent_targets([(store.connect(twins), twins)], SpecReads().equivalents,
                                   dictionaries.newest_by_dictionary)
     got = {s.target: {f.name: (f.judged, f.indices) for f in s.functions} for s in found}
     pairs = [(sfio, stdio) for sfio, (stdio, _) in TWINNED.items()]
