@@ -8,7 +8,6 @@ resolved here against the function as the plugin lists it (a converted
 parameter may have fewer values than its datatype) and handed to the
 executor: pins as the runs.pins text (harness/pins.h), listed cases as
 "FUNCTION INDEX" lines."""
-from . import repro
 from .errors import TrebuchetError
 
 
@@ -71,10 +70,11 @@ def _values(function, position, values, choices, pin):
     return [c for c in choices if c in names]
 
 
-def shown(text):
-    """The runs.pins text as people read it: "fwrite.stream=FILE:NULL"."""
-    return " ".join(pin.split("#", 1)[0] + "=" + pin.split("=", 1)[1]
-                    for pin in text.split()) if text else ""
+def shown(text, function=None):
+    """The runs.pins text as people read it: "fwrite.stream=FILE:NULL"
+    (only function's pins, when given)."""
+    return " ".join(pin.split("#", 1)[0] + "=" + pin.split("=", 1)[1] for pin in text.split()
+                    if function in (None, pin.split(".", 1)[0]))
 
 
 def read_values_file(spec, path, listed):
@@ -83,6 +83,8 @@ def read_values_file(spec, path, listed):
     A line is "FUNCTION VALUE,VALUE,..." (as `repro --values` takes them);
     blank lines and # comments are skipped; a bad line is one error naming
     path and line."""
+    from . import repro  # builds plugins: not for the reports, which import shown()
+
     try:
         lines = open(path).read().splitlines()
     except OSError as e:
