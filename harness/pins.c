@@ -76,8 +76,8 @@ static int parse_pin(char *pin, const struct tb_target *t, struct tb_pins *pins,
 	pf = &t->functions[fn];
 	pos = strtol(hash + 1, &end, 10);
 	if (end != eq || end == hash + 1 || pos < 0 || pos >= pf->nparams)
-		return snprintf(err, errlen, "pin of %s: %s has no parameter at position %.*s",
-				pin, pin, (int)(eq - hash - 1), hash + 1), -1;
+		return snprintf(err, errlen, "pin of %s: it has no parameter at position %.*s",
+				pin, (int)(eq - hash - 1), hash + 1), -1;
 	if (pins[fn].chosen[pos])
 		return snprintf(err, errlen, "pin of %s: parameter %ld is pinned twice", pin,
 				pos + 1), -1;

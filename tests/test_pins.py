@@ -188,3 +188,16 @@ def test_a_bad_values_line_is_one_line_naming_it_and_exit_2(tmp_path, text, says
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and says in result.stderr
     assert not db.exists()
+
+
+def test_a_pinned_run_gates_only_against_a_baseline_of_the_same_pins(pinned, tmp_path):
+    db, base = tmp_path / "gated.db", tmp_path / "pinned.baseline"
+    shutil.copy(pinned, db)
+    trebuchet("baseline", "--db", db, "--target", "stdio", "--out", base)
+    assert trebuchet("gate", "--db", db, "--baseline", base, "--confirm", 0).returncode == 0
+    run(db, "--functions", "fwrite", "--cap", 60)  # the whole product: other cases
+    result = trebuchet("gate", "--db", db, "--baseline", base, "--confirm", 0, check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith(
+        "its targeted (fwrite.size=size:ZERO,size:ONE fwrite.stream=FILE:NULL,FILE:CLOSED"
+        " in the baseline, none in run 2) differ")
