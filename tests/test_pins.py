@@ -201,3 +201,19 @@ def test_a_pinned_run_gates_only_against_a_baseline_of_the_same_pins(pinned, tmp
     assert result.stderr.strip().endswith(
         "its targeted (fwrite.size=size:ZERO,size:ONE fwrite.stream=FILE:NULL,FILE:CLOSED"
         " in the baseline, none in run 2) differ")
+
+
+def test_the_shards_of_a_values_file_run_merge_into_its_list(tmp_path):
+    listed = tmp_path / "cases.txt"
+    listed.write_text(VALUES_FILE)
+    shards = [tmp_path / f"shard{k}.db" for k in (1, 2)]
+    for k, db in enumerate(shards, 1):
+        run(db, "--values-file", listed, "--shard", f"{k}/2")
+    assert [len(query(db, "SELECT 1 FROM results")) for db in shards] == [2, 1]
+    merged = tmp_path / "merged.db"
+    trebuchet("merge", *shards, "--out", merged)
+    every = "SELECT function, case_index FROM {} ORDER BY 1, 2"
+    assert query(merged, every.format("results")) == query(merged, every.format("listed_cases"))
+    assert len(query(merged, every.format("listed_cases"))) == 3
+    assert "targeted: the 3 cases of its values file" in \
+        trebuchet("findings", "--db", merged).stdout.splitlines()[0]
