@@ -72,8 +72,9 @@ def _targeted(args, spec, plugin, functions, cases_path):
                              " started with: give no --pin or --values-file")
     listed = {f["name"]: f for f in executor.list_functions(plugin, args.dictionary)}
     if args.pin:
-        return targeted.pins_text(spec, listed, functions or list(listed), args.pin), None, \
-            functions
+        pins = targeted.pins_text(spec, listed, functions or list(listed), args.pin)
+        # without --functions, the functions the pins hold
+        return pins, None, functions or list(dict.fromkeys(p.split(".")[0] for p in pins.split()))
     if functions:
         raise TrebuchetError("--values-file names the functions it runs: give no --functions")
     cases = targeted.read_values_file(spec, args.values_file, listed)
@@ -398,7 +399,8 @@ def _parser():
                         help="run only the cases whose parameter PARAM (of every function run"
                         " that has one, or of FUNCTION alone) holds one of these values (as"
                         " `repro --values` names them); the rest of the product is drawn as"
-                        " usual (repeatable)")
+                        " usual (repeatable). Without --functions, the functions run are those"
+                        " pinned")
     chosen.add_argument("--values-file", metavar="FILE",
                         help="run exactly the cases FILE lists, one a line: FUNCTION then its"
                         " values as `repro --values` takes them (blank lines and # comments"
