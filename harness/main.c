@@ -161,6 +161,11 @@ static int pin(const struct tb_options *o, const struct tb_target *t, struct tb_
 
 	if (!o->pins)
 		return 0;
+	if (strlen(o->pins) >= sizeof(((struct tb_run_info *)0)->pins)) {
+		fprintf(stderr, "trebuchet-exec: --pins: %zu bytes, more than a run stores (%zu)\n",
+			strlen(o->pins), sizeof(((struct tb_run_info *)0)->pins) - 1);
+		return -1;
+	}
 	pins = calloc((size_t)t->nfunctions, sizeof(*pins));
 	if (!pins || tb_pins_parse(o->pins, t, pins, err, sizeof(err))) {
 		fprintf(stderr, "trebuchet-exec: --pins: %s\n", pins ? err : "out of memory");
