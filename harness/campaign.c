@@ -101,7 +101,7 @@ static long function_cases(struct tb_campaign *c, int fn, uint64_t **cases)
 			sub[i] = pin->chosen[i] ? pin->nchosen[i] : pf->counts[i];
 		tb_cases_total(sub, pf->nparams, &total);
 	}
-	*cases = malloc((total < c->cap ? total : c->cap) * sizeof(**cases) + 1);
+	*cases = malloc((total < c->cap ? (total ? total : 1) : c->cap) * sizeof(**cases));
 	if (!*cases)
 		return -1;
 	n = tb_cases_draw(total, c->cap, c->seed, pf->fn->name, *cases);

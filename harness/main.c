@@ -156,7 +156,7 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 /* --pins (or a resumed run's): parsed once, before the run is stored. */
 static int pin(const struct tb_options *o, const struct tb_target *t, struct tb_campaign *c)
 {
-	static struct tb_pins *pins;
+	struct tb_pins *pins;
 	char err[512];
 
 	if (!o->pins)
@@ -213,7 +213,8 @@ static int store_listed(const struct tb_target *t, struct tb_campaign *c,
 }
 
 /* Opens the store and starts a run, or finds the run to resume (whose
- * stored seed, cap, selection and shard then win over the command line). */
+ * stored seed, cap, selection, shard, pins and listed cases then win over
+ * the command line). */
 static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_campaign *c,
 		    int *sel)
 {

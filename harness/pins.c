@@ -97,12 +97,3 @@ int tb_pins_parse(const char *text, const struct tb_target *t, struct tb_pins *p
 	free(copy);
 	return rc;
 }
-
-void tb_pins_free(struct tb_pins *pins, int nfunctions)
-{
-	int f, i;
-
-	for (f = 0; pins && f < nfunctions; f++)
-		for (i = 0; i < TB_MAX_PARAMS; i++)
-			free(pins[f].chosen[i]);
-}

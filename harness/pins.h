@@ -21,9 +21,9 @@ struct tb_pins {
 };
 
 /* Parses text into pins[t->nfunctions] (zeroed by the caller); on a bad pin
- * writes a one-line reason naming it to err and returns -1. */
+ * writes a one-line reason naming it to err and returns -1.  Like the
+ * target, the pins live as long as the executor. */
 int tb_pins_parse(const char *text, const struct tb_target *t, struct tb_pins *pins,
 		  char *err, size_t errlen);
-void tb_pins_free(struct tb_pins *pins, int nfunctions);
 
 #endif
