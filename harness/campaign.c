@@ -80,24 +80,51 @@ static void free_labels(const struct tb_planned_function *pf, struct function_pl
 	}
 }
 
+/* The function's cases before sharding, ascending, into a malloc'd *cases:
+ * those listed for the run, else drawn from its product, or from the
+ * product of its pinned values and its other parameters' values.  Returns
+ * their count, or -1. */
+static long function_cases(struct tb_campaign *c, int fn, uint64_t **cases)
+{
+	const struct tb_planned_function *pf = &c->target->functions[fn];
+	const struct tb_pins *pin = c->pins ? &c->pins[fn] : NULL;
+	int sub[TB_MAX_PARAMS], i;
+	uint64_t total = pf->total;
+	size_t listed;
+	long n;
+
+	if (c->listed)
+		return tb_store_listed_cases(c->store, c->run_id, pf->fn->name, cases, &listed)
+			? -1 : (long)listed;
+	if (pin) {  /* at most pf->total: no overflow */
+		for (i = 0; i < pf->nparams; i++)
+			sub[i] = pin->chosen[i] ? pin->nchosen[i] : pf->counts[i];
+		tb_cases_total(sub, pf->nparams, &total);
+	}
+	*cases = malloc((total < c->cap ? (total ? total : 1) : c->cap) * sizeof(**cases));
+	if (!*cases)
+		return -1;
+	n = tb_cases_draw(total, c->cap, c->seed, pf->fn->name, *cases);
+	if (n > 0 && pin)
+		tb_cases_widen(*cases, (size_t)n, pf->counts, pf->nparams,
+			       (const int *const *)pin->chosen, pin->nchosen);
+	return n;
+}
+
 /* first: the campaign position of the function's first drawn case, which
  * deals the cases to shards; it is advanced past the function's cases. */
 static int plan_function(struct tb_campaign *c, int fn, struct function_plan *plan,
 			 uint64_t *first)
 {
 	const struct tb_planned_function *pf = &c->target->functions[fn];
-	uint64_t drawn = pf->total < c->cap ? pf->total : c->cap;
-	uint64_t *done;
+	uint64_t *done, drawn;
 	size_t ndone;
 	char types[NAMES_MAX];
-	long n;
+	long n = function_cases(c, fn, &plan->cases);
 
-	plan->cases = malloc((drawn ? drawn : 1) * sizeof(*plan->cases));
-	if (!plan->cases)
-		return -1;
-	n = tb_cases_draw(pf->total, c->cap, c->seed, pf->fn->name, plan->cases);
 	if (n < 0)
 		return -1;
+	drawn = (uint64_t)n;
 	n = (long)tb_cases_shard(plan->cases, (size_t)n, *first, c->shard, c->shards);
 	*first += drawn;
 	datatype_names(pf, types, sizeof(types));

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "pins.h"
 #include "pool.h"
 #include "store.h"
 #include "target.h"
@@ -19,6 +20,9 @@ struct tb_campaign {
 	int64_t run_id;
 	uint64_t seed, cap;
 	int shard, shards;    /* run only shard K of N (tb_cases_shard) */
+	/* by function index: what --pins holds each to; NULL: nothing pinned */
+	const struct tb_pins *pins;
+	int listed;           /* run the run's listed cases, draw none */
 	const int *selected;  /* function indices, in run order */
 	int nselected;
 	int progress;

@@ -110,6 +110,25 @@ long tb_cases_draw(uint64_t total, uint64_t cap, uint64_t seed,
 	return (long)n;
 }
 
+void tb_cases_widen(uint64_t *cases, size_t n, const int *counts, int nparams,
+		    const int *const *chosen, const int *nchosen)
+{
+	int sub[TB_MAX_PARAMS], digit[TB_MAX_PARAMS], i;
+	size_t k;
+
+	for (i = 0; i < nparams; i++)
+		sub[i] = chosen[i] ? nchosen[i] : counts[i];
+	for (k = 0; k < n; k++) {
+		uint64_t index = 0;
+
+		tb_case_decode(cases[k], sub, nparams, digit);
+		for (i = 0; i < nparams; i++)
+			index = index * (uint64_t)counts[i] +
+				(uint64_t)(chosen[i] ? chosen[i][digit[i]] : digit[i]);
+		cases[k] = index;
+	}
+}
+
 size_t tb_cases_shard(uint64_t *cases, size_t n, uint64_t first, int shard, int shards)
 {
 	size_t i, kept = 0;

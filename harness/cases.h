@@ -28,6 +28,15 @@ void tb_case_decode(uint64_t index, const int *counts, int n, int *values);
 long tb_cases_draw(uint64_t total, uint64_t cap, uint64_t seed,
 		   const char *function, uint64_t *out);
 
+/* Turns case indices of a sub-product back into indices of the full one:
+ * parameter i takes the value indices chosen[i][0..nchosen[i]) (ascending),
+ * or all counts[i] of them when chosen[i] is NULL; cases[] holds indices
+ * into the product of those choices.  Ascending stays ascending, so a
+ * pinned campaign draws from its sub-product with tb_cases_draw and runs
+ * cases named as every other run names them. */
+void tb_cases_widen(uint64_t *cases, size_t n, const int *counts, int nparams,
+		    const int *const *chosen, const int *nchosen);
+
 /* Keeps, in place, the cases of shard (1..shards): those whose position in
  * the whole campaign (first + their position in cases[]) is shard - 1
  * modulo shards.  Dealt round-robin over every selected function in run

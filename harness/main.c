@@ -23,6 +23,7 @@
 #include "exitcodes.h"
 #include "listing.h"
 #include "options.h"
+#include "pins.h"
 #include "repro.h"
 #include "scratch.h"
 #include "world.h"
@@ -146,17 +147,81 @@ static void run_info(const struct tb_options *o, const struct tb_target *t,
 	snprintf(info->spec_digest, sizeof(info->spec_digest), "%s", t->plugin->spec_digest);
 	info->shard = o->shard;
 	info->shards = o->shards;
+	snprintf(info->pins, sizeof(info->pins), "%s", o->pins ? o->pins : "");
+	info->listed = o->listed != NULL;
 	for (i = 0; i < n && used < sizeof(info->functions); i++)
 		used += (size_t)snprintf(info->functions + used, sizeof(info->functions) - used,
 					 "%s%s", i ? "," : "", t->functions[sel[i]].fn->name);
 }
 
+/* --pins (or a resumed run's): parsed once, before the run is stored. */
+static int pin(const struct tb_options *o, const struct tb_target *t, struct tb_campaign *c)
+{
+	struct tb_pins *pins;
+	char err[512];
+
+	if (!o->pins)
+		return 0;
+	if (strlen(o->pins) >= sizeof(((struct tb_run_info *)0)->pins)) {
+		fprintf(stderr, "trebuchet-exec: --pins: %zu bytes, more than a run stores (%zu)\n",
+			strlen(o->pins), sizeof(((struct tb_run_info *)0)->pins) - 1);
+		return -1;
+	}
+	pins = calloc((size_t)t->nfunctions, sizeof(*pins));
+	if (!pins || tb_pins_parse(o->pins, t, pins, err, sizeof(err))) {
+		fprintf(stderr, "trebuchet-exec: --pins: %s\n", pins ? err : "out of memory");
+		return -1;
+	}
+	c->pins = pins;
+	return 0;
+}
+
+/* --listed FILE: its cases, each of a selected function, read before the
+ * run is stored; on a bad line one line naming it. */
+static int read_listed(const char *path, const struct tb_target *t, const struct tb_campaign *c,
+		       const int *sel, struct tb_repro_case **cases, size_t *n)
+{
+	size_t k;
+	int i, selected;
+
+	if (tb_repro_read_cases(path, t, cases, n))
+		return -1;
+	for (k = 0; k < *n; k++) {
+		for (i = selected = 0; i < c->nselected; i++)
+			selected |= sel[i] == (*cases)[k].fn;
+		if (!selected) {
+			fprintf(stderr, "trebuchet-exec: %s lists a case of %s, which is not"
+				" selected\n", path, t->functions[(*cases)[k].fn].fn->name);
+			free(*cases);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The listed cases stored with the run's row, in its transaction. */
+static int store_listed(const struct tb_target *t, struct tb_campaign *c,
+			const struct tb_repro_case *cases, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (tb_store_add_listed(c->store, c->run_id, t->functions[cases[k].fn].fn->name,
+					cases[k].index))
+			return -1;
+	c->listed = 1;
+	return tb_store_commit(c->store);
+}
+
 /* Opens the store and starts a run, or finds the run to resume (whose
- * stored seed, cap, selection and shard then win over the command line). */
+ * stored seed, cap, selection, shard, pins and listed cases then win over
+ * the command line). */
 static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_campaign *c,
 		    int *sel)
 {
 	static struct tb_run_info info;
+	struct tb_repro_case *listed = NULL;
+	size_t nlisted = 0;
 	char err[512];
 	int found = 0;
 
@@ -196,17 +261,24 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		o->cap = info.cap;
 		o->shard = info.shard;
 		o->shards = info.shards;
+		o->pins = info.pins[0] ? info.pins : NULL;
+		c->listed = info.listed;
 	}
-	if (select_functions(t, o->functions, sel, &c->nselected))
+	if (select_functions(t, o->functions, sel, &c->nselected) || pin(o, t, c))
+		return -1;
+	if (!found && o->listed && read_listed(o->listed, t, c, sel, &listed, &nlisted))
 		return -1;
 	if (!found) {
 		run_info(o, t, sel, c->nselected, &info);
 		snprintf(info.sandbox, sizeof(info.sandbox), "%s",
 			 tb_isolation_name(c->servers->isolation));
-		if (tb_store_begin_run(c->store, &info, &c->run_id)) {
+		if (tb_store_begin_run(c->store, &info, info.listed, &c->run_id) ||
+		    (o->listed && store_listed(t, c, listed, nlisted))) {
 			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
+			free(listed);
 			return -1;
 		}
+		free(listed);
 	}
 	c->seed = o->seed;
 	c->cap = o->cap;

@@ -18,6 +18,7 @@ static const char usage[] =
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
 	"       [--progress|--quiet] [--scratch DIR] [--memory-mb N] [--spec NAME]\n"
 	"       [--no-sandbox] [--no-crash-sites] [--dictionary ours|ballista]\n"
+	"       [--pins 'FUNCTION.PARAM#POSITION=DATATYPE:VALUE,... ...' | --listed FILE]\n"
 	"       | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
 	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
@@ -96,6 +97,8 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-datatypes", no_argument, NULL, 'L' },
 		{ "dictionary", required_argument, NULL, 'D' },
+		{ "pins", required_argument, NULL, 'I' },
+		{ "listed", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -141,6 +144,8 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'l': o->list = 1; break;
 		case 'L': o->list_datatypes = 1; break;
 		case 'D': o->dictionary = optarg; break;
+		case 'I': o->pins = optarg; break;
+		case 'T': o->listed = optarg; break;
 		case 'h': fputs(usage, stdout); exit(0);
 		default: usage_error("unknown option (see --help)", NULL);
 		}
@@ -155,6 +160,8 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		usage_error("--cap wants at least 1", NULL);
 	if (!tb_dictionary_known(o->dictionary))
 		usage_error("--dictionary wants ours or ballista, not", o->dictionary);
+	if (o->pins && o->listed)
+		usage_error("--pins and --listed exclude each other", NULL);
 	if (o->memory_mb < 64)
 		usage_error("--memory-mb wants at least 64", NULL);
 }

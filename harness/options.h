@@ -31,6 +31,8 @@ struct tb_options {
 	uint64_t case_index;
 	const char *cases_file; /* lines "FUNCTION INDEX" */
 	const char *dictionary; /* ours or ballista (dictionary.h) */
+	const char *pins;       /* --pins: the runs.pins text (pins.h), NULL = none */
+	const char *listed;     /* --listed FILE: run exactly its "FUNCTION INDEX" lines */
 };
 
 /* Parses argv; on a usage error prints one line and exits with 2. */

@@ -166,17 +166,24 @@ static int failed(struct tb_store *st, const char *what)
 	return -1;
 }
 
-int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int64_t *run_id)
+int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int listed,
+		       int64_t *run_id)
 {
 	sqlite3_stmt *s;
 	int rc;
 
+	if (listed) {  /* the batch's transaction, as results have it */
+		if (tb_sqlite.exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+			return failed(st, "begin run");
+		st->in_batch = 1;
+		st->batch_started_us = tb_now_us();
+	}
 	if (tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
 			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, libc, kernel,"
-			       " started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),?,?,?,"
-			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			       " pins, started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),"
+			       "?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
 	tb_sqlite.bind_text(s, 1, info->target, -1, SQLITE_STATIC);
@@ -198,6 +205,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int6
 	tb_sqlite.bind_text(s, 17, info->sandbox, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 18, info->libc, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 19, info->kernel, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 20, info->pins, -1, SQLITE_STATIC);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_DONE)
@@ -221,7 +229,8 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 
 	if (tb_sqlite.prepare_v2(st->db,
 			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards,"
-			       " dictionary FROM runs"
+			       " dictionary, pins,"
+			       " EXISTS (SELECT 1 FROM listed_cases WHERE run_id = runs.id) FROM runs"
 			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "find run");
@@ -237,6 +246,8 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 		info->shard = tb_sqlite.column_int(s, 6);
 		info->shards = tb_sqlite.column_int(s, 7);
 		copy_column(s, 8, info->dictionary, sizeof(info->dictionary));
+		copy_column(s, 9, info->pins, sizeof(info->pins));
+		info->listed = tb_sqlite.column_int(s, 10);
 	}
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -267,19 +278,20 @@ int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
 	return rc == SQLITE_DONE ? 0 : failed(st, "add function");
 }
 
-int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,
-			uint64_t **out, size_t *n)
+/* The case indices of one function of a run in table, ascending. */
+static int case_indices(struct tb_store *st, const char *table, int64_t run_id,
+			const char *function, uint64_t **out, size_t *n)
 {
+	char sql[160];
 	sqlite3_stmt *s;
 	size_t cap = 1024;
 	int rc;
 
 	*n = 0;
 	*out = malloc(cap * sizeof(**out));
-	if (!*out || tb_sqlite.prepare_v2(st->db,
-					"SELECT case_index FROM results WHERE run_id = ?"
-					" AND function = ? ORDER BY case_index",
-					-1, &s, NULL) != SQLITE_OK)
+	snprintf(sql, sizeof(sql), "SELECT case_index FROM %s WHERE run_id = ? AND function = ?"
+		 " ORDER BY case_index", table);
+	if (!*out || tb_sqlite.prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "read stored cases");
 	tb_sqlite.bind_int64(s, 1, run_id);
 	tb_sqlite.bind_text(s, 2, function, -1, SQLITE_STATIC);
@@ -295,6 +307,36 @@ int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *functio
 	}
 	tb_sqlite.finalize(s);
 	return rc == SQLITE_DONE ? 0 : failed(st, "read stored cases");
+}
+
+int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,
+			uint64_t **out, size_t *n)
+{
+	return case_indices(st, "results", run_id, function, out, n);
+}
+
+int tb_store_listed_cases(struct tb_store *st, int64_t run_id, const char *function,
+			  uint64_t **out, size_t *n)
+{
+	return case_indices(st, "listed_cases", run_id, function, out, n);
+}
+
+int tb_store_add_listed(struct tb_store *st, int64_t run_id, const char *function,
+			uint64_t case_index)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	/* a case listed twice runs once */
+	if (tb_sqlite.prepare_v2(st->db, "INSERT OR IGNORE INTO listed_cases (run_id, function,"
+			       " case_index) VALUES (?,?,?)", -1, &s, NULL) != SQLITE_OK)
+		return failed(st, "list case");
+	tb_sqlite.bind_int64(s, 1, run_id);
+	tb_sqlite.bind_text(s, 2, function, -1, SQLITE_STATIC);
+	tb_sqlite.bind_int64(s, 3, (sqlite3_int64)case_index);
+	rc = tb_sqlite.step(s);
+	tb_sqlite.finalize(s);
+	return rc == SQLITE_DONE ? 0 : failed(st, "list case");
 }
 
 static void bind_optional(sqlite3_stmt *s, int col, int present, long long value)

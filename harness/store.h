@@ -33,6 +33,8 @@ struct tb_run_info {
 	char sandbox[16];      /* tb_isolation_name() of the servers' sandbox */
 	char libc[64];         /* the C library the executor runs on: "glibc 2.36" */
 	char kernel[256];      /* "Linux 6.1.0-18-amd64 x86_64" */
+	char pins[8192];       /* the runs.pins column (pins.h), "" if none */
+	int listed;            /* its cases are listed (tb_store_listed_cases) */
 };
 
 /* Opens (creating if new) the store at path.  On error returns NULL and
@@ -41,7 +43,11 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen);
 void tb_store_close(struct tb_store *st);
 const char *tb_store_error(struct tb_store *st);
 
-int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int64_t *run_id);
+/* listed: the run's cases are added next (tb_store_add_listed) in the same
+ * transaction, committed by tb_store_commit, so that a run is never stored
+ * without them. */
+int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int listed,
+		       int64_t *run_id);
 /* The newest unfinished run of target: 1 found, 0 none, -1 error. */
 int tb_store_find_unfinished(struct tb_store *st, const char *target,
 			     int64_t *run_id, struct tb_run_info *info);
@@ -52,6 +58,14 @@ int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
  * malloc'd. */
 int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,
 			uint64_t **out, size_t *n);
+/* A case of a listed run (`run --values-file`); stored with the run's row,
+ * in the transaction tb_store_begin_run opens when listed is set. */
+int tb_store_add_listed(struct tb_store *st, int64_t run_id, const char *function,
+			uint64_t case_index);
+/* The listed cases of function for run, ascending, like tb_store_done_cases;
+ * none when the run drew its cases. */
+int tb_store_listed_cases(struct tb_store *st, int64_t run_id, const char *function,
+			  uint64_t **out, size_t *n);
 /* floating: res->ret holds a double's bits (tb_function.floating_return) */
 int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *function,
 			int floating, const char *value_names, const struct tb_result *res);

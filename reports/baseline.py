@@ -31,7 +31,9 @@ from . import findings_store, judges, metrics, platform, store
 
 FORMAT = "trebuchet baseline 1"
 # The run parameters that must match for two runs to be compared case by case.
-COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "spec_digest")
+COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "spec_digest", "targeted")
+# A run's "targeted" when it is not (the key is then left out of the file).
+WHOLE = "none"
 
 
 def case_line(function, index, values, outcome, signal, exit_status):
@@ -70,7 +72,8 @@ def run_parameters(info):
     return dict(seed=info.seed, cap=info.cap, timeout_ms=info.timeout_ms,
                 dictionary=info.dictionary, dictionary_digest=info.dictionary_digest,
                 spec_digest=info.spec_digest, library=info.target_version,
-                harness=info.harness_version, **platform.of(info))
+                harness=info.harness_version, **platform.of(info),
+                targeted=info.targeted() or WHOLE)  # `run --pin` or --values-file
 
 
 def from_store(db, target, spec_name):
@@ -90,8 +93,11 @@ def from_store(db, target, spec_name):
                         " FROM results WHERE run_id = ? AND outcome != 'PASS'"
                         " ORDER BY function, case_index", (run,))
     listed = [case_line(*r) for r in rows]
+    parameters = run_parameters(summary.info)
+    if parameters["targeted"] == WHOLE:  # written for a targeted run only, as before them
+        del parameters["targeted"]
     baseline = dict(format=FORMAT, target=target, spec=spec_name,
-                    run=run_parameters(summary.info), functions=functions,
+                    run=parameters, functions=functions,
                     failing=[c for c in listed if c["outcome"] in metrics.FAILING],
                     setup=[c for c in listed if c["outcome"] == "SETUP"])
     if findings_store.analyzed(conn, run):  # else it gates by case, as before findings
@@ -180,6 +186,7 @@ def read(path):
             if c["function"] not in data["functions"]:
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
                                      f"baseline's functions", path, _line_of(text, [key, i]))
+    data["run"].setdefault("targeted", WHOLE)
     keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
     findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
                 else None)

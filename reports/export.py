@@ -5,6 +5,7 @@ null (empty in CSV): not judged."""
 import csv
 import json
 
+from trebuchet.runner import pins
 from trebuchet.runner.names import stderr_text
 
 from . import judges
@@ -14,7 +15,8 @@ SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome
        r.signal, r.exit_status, r.errno, r.ret, r.error_reported, r.setup_param,
        r.duration_us, r.cleanup_failed, r.stderr,
        c.signal AS crash_signal, c.fault_addr, c.frames,
-       f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title
+       f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title,
+       runs.pins AS run_pins
 FROM results r JOIN runs ON runs.id = r.run_id
 LEFT JOIN crash_sites c USING (run_id, function, case_index)
 LEFT JOIN finding_cases fc USING (run_id, function, case_index)
@@ -26,7 +28,7 @@ ORDER BY r.run_id, r.function, r.case_index
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "duration_us", "cleanup_failed",
           "stderr", "crash_signal", "fault_addr", "frames", "finding", "finding_fingerprint",
-          "finding_title", "silent", "hindering"]
+          "finding_title", "run_pins", "silent", "hindering"]
 
 
 def _judged(conn):
@@ -52,6 +54,7 @@ def records(conn, run=None):
         # a site whose unwinding failed has no frames: an empty list
         values[17] = None if row["frames"] is None else \
             row["frames"].split("\n") if row["frames"] else []
+        values[21] = pins.shown(row["run_pins"]) or None  # `run --pin`'s, as people read it
         for kind in ("silent", "hindering"):
             counted = judged[kind].get((row["run_id"], row["function"]))
             values.append(None if counted is None or row["outcome"] == "SETUP"

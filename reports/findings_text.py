@@ -15,7 +15,8 @@ def as_text(targets):
     lines = []
     for t in targets:
         rate = t.acceptable.rate if t.acceptable else None
-        lines.append(f"{t.target} (run {t.run}, {t.target_version}): "
+        targeted = f", targeted: {t.info.targeted()}" if t.info.targeted() else ""
+        lines.append(f"{t.target} (run {t.run}, {t.target_version}{targeted}): "
                      f"{t.findings_count}, {t.violations_count}; normalized failure rate (the mean"
                      f" of its functions') "
                      + (f"{rate:.2f}% over the cases of acceptable values, "
@@ -39,6 +40,7 @@ def as_text(targets):
 
 def as_json(targets):
     return [dict(target=t.target, run=t.run, library=t.target_version,
+                 targeted=t.info.targeted() or None,
                  acceptable_failure_rate=t.acceptable.rate if t.acceptable else None,
                  failure_rate=t.failure_rate,
                  findings=[dict(asdict(f), violation=f.violation,

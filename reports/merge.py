@@ -29,7 +29,7 @@ from . import store
 # What every shard of one campaign must share: they decide which cases the
 # campaign draws and deals, and what each outcome means.
 SAME = ("target", "extends", "target_version", "harness_version", "spec_digest", "dictionary",
-        "dictionary_digest", "seed", "cap", "timeout_ms", "functions", "shards")
+        "dictionary_digest", "seed", "cap", "timeout_ms", "functions", "shards", "pins")
 # Sandbox levels, weakest first: a merged run has its weakest shard's.
 SANDBOXES = ("none", "user", "full")
 # What a function row must share across shards (cases_run is summed).
@@ -42,6 +42,7 @@ class Shard:
     run: dict        # its runs row
     functions: dict  # name -> its functions row
     stored: dict     # name -> result rows stored for it
+    listed: list     # [(function, case index)] a --values-file run lists, sorted; else []
 
     @property
     def k(self):
@@ -82,9 +83,12 @@ def read_shard(path, target=None):
             "SELECT * FROM functions WHERE run_id = ?", (run["id"],))}
         stored = dict(conn.execute("SELECT function, count(*) FROM results WHERE run_id = ?"
                                    " GROUP BY function", (run["id"],)).fetchall())
+        listed = [tuple(r) for r in conn.execute(
+            "SELECT function, case_index FROM listed_cases WHERE run_id = ?"
+            " ORDER BY function, case_index", (run["id"],))]
     finally:
         conn.close()
-    return Shard(Path(path), run, functions, stored)
+    return Shard(Path(path), run, functions, stored, listed)
 
 
 def check_campaign(shards):
@@ -96,6 +100,9 @@ def check_campaign(shards):
             if s.run[key] != first.run[key]:
                 raise TrebuchetError(f"{key} is {s.run[key]!r} here but {first.run[key]!r}"
                                      f" in {first.path}: not shards of one campaign", s.path)
+        if s.listed != first.listed:
+            raise TrebuchetError(f"lists other cases than {first.path} (--values-file): not"
+                                 f" shards of one campaign", s.path)
     seen = {}
     for s in shards:
         if s.k in seen:
@@ -230,6 +237,8 @@ def _write(out, shards, run):
         for f in shards[0].functions.values():
             _insert(conn, "functions", dict(f, run_id=run_id, cases_run=sum(
                 s.functions[f["name"]]["cases_run"] for s in shards)))
+        conn.executemany("INSERT INTO listed_cases VALUES (?, ?, ?)",
+                         ((run_id, f, i) for f, i in shards[0].listed))
         for s in shards:
             try:
                 _copy_results(conn, s, run_id)

@@ -20,6 +20,7 @@ import statistics
 from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
+from trebuchet.runner import pins
 from trebuchet.runner.names import stderr_text
 
 from . import findings_store
@@ -132,6 +133,8 @@ class RunInfo:
     libc: str         # with sandbox, its platform (reports/platform.py): "glibc 2.36"
     kernel: str       # "Linux 6.1.0-18-amd64 x86_64"
     spec: Optional[str] = None  # the spec's path as the run was given it, or None
+    pins: str = ""    # `run --pin`: the runs.pins text (harness/pins.h), "" if none
+    listed: int = 0   # `run --values-file`: how many cases it listed (not a runs column)
 
     @property
     def target_arg(self):
@@ -144,10 +147,18 @@ class RunInfo:
         """Whether the run holds only one shard, so its numbers are that shard's."""
         return self.shards > 1
 
+    def targeted(self, function=None):
+        """What the run held its cases to, as people read it (function's
+        pins alone, when given); "" for a whole campaign."""
+        if self.listed:
+            return f"the {plural(self.listed, 'case')} of its values file"
+        return pins.shown(self.pins, function)
+
     @classmethod
     def read(cls, conn, run):
-        names = [f.name for f in fields(cls)]
-        row = conn.execute(f"SELECT {', '.join(names)} FROM runs WHERE id = ?", (run,)).fetchone()
+        names = [f.name for f in fields(cls) if f.name != "listed"]
+        row = conn.execute(f"SELECT {', '.join(names)}, (SELECT count(*) FROM listed_cases"
+                           f" WHERE run_id = runs.id) FROM runs WHERE id = ?", (run,)).fetchone()
         return cls(*row)
 
 

@@ -6,11 +6,12 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import triage
+from . import pins as targeted, triage
 from .errors import TrebuchetError
 from .exitcodes import Exit
 
@@ -32,13 +33,17 @@ def cmd_run(args):
     if args.resume and args.dictionary is None:
         args.dictionary = _unfinished_dictionary(args.db, spec.target)
     started = time.monotonic()
-    rc = executor.run_campaign(
-        plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
-        timeout=args.timeout, jobs=args.jobs, resume=args.resume,
-        progress=False if args.quiet else True if args.progress else None, scratch=args.scratch,
-        memory_mb=args.memory_mb, shard=args.shard, sandbox=not args.no_sandbox,
-        spec=args.target if specs.names_a_file(args.target) else None, dictionary=args.dictionary,
-        crash_sites=not args.no_crash_sites)
+    with tempfile.TemporaryDirectory(prefix="trebuchet-listed-") as tmp:
+        pins, listed, functions = _targeted(args, spec, plugin, functions, Path(tmp) / "cases")
+        rc = executor.run_campaign(
+            plugin, args.db, functions=functions, cap=args.cap, seed=args.seed,
+            timeout=args.timeout, jobs=args.jobs, resume=args.resume,
+            progress=False if args.quiet else True if args.progress else None,
+            scratch=args.scratch, memory_mb=args.memory_mb, shard=args.shard,
+            sandbox=not args.no_sandbox,
+            spec=args.target if specs.names_a_file(args.target) else None,
+            dictionary=args.dictionary, crash_sites=not args.no_crash_sites, pins=pins,
+            listed=listed)
     if rc == Exit.OK and args.repeat > 1:
         run = metrics_latest_run(args.db, spec.target)
         rc, flaky = repeat.repeat(args.db, plugin, run, args.repeat, jobs=args.jobs,
@@ -54,6 +59,27 @@ def cmd_run(args):
         print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
               f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)
     return rc
+
+
+def _targeted(args, spec, plugin, functions, cases_path):
+    """--pin and --values-file as the executor takes them: (the runs.pins
+    text or None, a "FUNCTION INDEX" file at cases_path or None, the
+    functions to run)."""
+    if not (args.pin or args.values_file):
+        return None, None, functions
+    if args.resume:
+        raise TrebuchetError("--resume finishes a run with the pins or listed cases it was"
+                             " started with: give no --pin or --values-file")
+    listed = {f["name"]: f for f in executor.list_functions(plugin, args.dictionary)}
+    if args.pin:
+        pins = targeted.pins_text(spec, listed, functions or list(listed), args.pin)
+        # without --functions, the functions the pins hold
+        return pins, None, functions or list(dict.fromkeys(p.split(".")[0] for p in pins.split()))
+    if functions:
+        raise TrebuchetError("--values-file names the functions it runs: give no --functions")
+    cases = targeted.read_values_file(spec, args.values_file, listed)
+    cases_path.write_text("".join(f"{f} {i}\n" for f, i in cases))
+    return None, cases_path, list(dict.fromkeys(f for f, _ in cases))
 
 
 def _unfinished_dictionary(db, target):
@@ -378,6 +404,17 @@ def _parser():
     run.add_argument("--shard", type=_shard, metavar="K/N",
                      help="run only shard K of N: a deterministic, balanced 1/N of the cases"
                      " (`trebuchet merge` joins the shards' stores into one run)")
+    chosen = run.add_mutually_exclusive_group()
+    chosen.add_argument("--pin", action="append", metavar="[FUNCTION.]PARAM=VALUE[,VALUE...]",
+                        help="run only the cases whose parameter PARAM (of every function run"
+                        " that has one, or of FUNCTION alone) holds one of these values (as"
+                        " `repro --values` names them); the rest of the product is drawn as"
+                        " usual (repeatable). Without --functions, the functions run are those"
+                        " pinned")
+    chosen.add_argument("--values-file", metavar="FILE",
+                        help="run exactly the cases FILE lists, one a line: FUNCTION then its"
+                        " values as `repro --values` takes them (blank lines and # comments"
+                        " are skipped)")
     run.add_argument("--resume", action="store_true",
                      help="finish the target's last unfinished run (exit 2 when there is none)")
     run.add_argument("--scratch", help="where the run's scratch directory goes (default $TMPDIR)")

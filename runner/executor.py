@@ -17,19 +17,22 @@ def _exec_path():
 
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
                  resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
-                 spec=None, sandbox=True, dictionary=None, crash_sites=True):
+                 spec=None, sandbox=True, dictionary=None, crash_sites=True, pins=None,
+                 listed=None):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     spec: the spec's path as the user gave it, stored with the run so that
     the repro commands a report prints name the target as the run did.
     crash_sites=False: test processes record no crash site (to show that
     outcomes are the same without).
+    pins: the runs.pins text of `run --pin` (runner/pins.py); listed: a
+    file of "FUNCTION INDEX" lines, the only cases to run (--values-file).
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
                "--memory-mb": memory_mb, "--shard": shard, "--spec": spec,
-               "--dictionary": dictionary}
+               "--dictionary": dictionary, "--pins": pins or None, "--listed": listed}
     for flag, value in options.items():
         if value is not None:
             argv += [flag, str(value)]

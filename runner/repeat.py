@@ -1,6 +1,6 @@
 """`trebuchet run --repeat N`: every case of a finished run run N - 1 times
 more, each repetition a whole campaign of its own (same plugin, seed, cap,
-selection, shard, dictionary and timeout) into a store that is thrown away;
+selection, shard, dictionary, timeout, pins or listed cases) into a store that is thrown away;
 a case whose outcome or signal is not the same every time is flaky.  Kept
 in the run's store (tables repeats and flaky, schemas/results.sql)."""
 import os
@@ -28,18 +28,24 @@ def repeat(db, plugin, run, times, jobs=None, scratch=None, memory_mb=None):
     """Runs run's campaign times - 1 more; stores the repetition count and the
     flaky cases; returns (exit code, number of flaky cases)."""
     with sqlite3.connect(db) as conn:
-        functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox = conn.execute(
-            "SELECT functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox FROM runs"
-            " WHERE id = ?", (run,)).fetchone()
+        functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox, pins = conn.execute(
+            "SELECT functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox, pins"
+            " FROM runs WHERE id = ?", (run,)).fetchone()
+        listed = conn.execute("SELECT function, case_index FROM listed_cases WHERE run_id = ?",
+                              (run,)).fetchall()
     seen = {case: [brief] for case, brief in _outcomes(db, run).items()}
     with tempfile.TemporaryDirectory(prefix="trebuchet-repeat-") as tmp:
+        cases = Path(tmp) / "listed" if listed else None  # the cases a --values-file run ran
+        if cases:
+            cases.write_text("".join(f"{f} {i}\n" for f, i in listed))
         for k in range(times - 1):
             again = Path(tmp) / f"repeat{k}.db"
             rc = executor.run_campaign(plugin, again, functions=functions.split(","), cap=cap,
                                        seed=seed, timeout=timeout_ms / 1000, jobs=jobs,
                                        progress=False, scratch=scratch, memory_mb=memory_mb,
                                        shard=f"{shard}/{shards}", dictionary=dictionary,
-                                       sandbox=sandbox != "none")  # as the run was
+                                       sandbox=sandbox != "none",  # as the run was
+                                       pins=pins, listed=cases)
             if rc != Exit.OK:
                 return rc, 0
             for case, brief in _outcomes(again).items():

@@ -9,28 +9,30 @@ from .names import signal_name
 STDERR_TAIL = 512  # bytes of a failing case's stderr kept (harness/outcome.h)
 
 
-def case_index(spec, function, values, listed):
+def case_index(spec, function, values, listed, where=None):
     """The case index of function for values ("datatype:VALUE" or "VALUE",
     one per parameter); listed: the function as `list functions` gives it,
     with each parameter's values (a converted parameter may have fewer
-    than its datatype)."""
+    than its datatype).  where: the (file, line) an error names (default
+    the spec)."""
+    where = where or (spec.path,)
     if len(values) != len(function.params):
         raise TrebuchetError(f"{function.name} takes {len(function.params)} values, "
-                             f"got {len(values)}", spec.path)
+                             f"got {len(values)}", *where)
     index = 0
     for param, value, choices in zip(function.params, values, listed["values"]):
         name = value.split(":", 1)[1] if ":" in value else value
         if ":" in value and value.split(":", 1)[0] != param.datatype:
             raise TrebuchetError(f"parameter {param.name} is of datatype {param.datatype}, "
-                                 f"not {value.split(':', 1)[0]}", spec.path)
+                                 f"not {value.split(':', 1)[0]}", *where)
         if name not in choices:
             if name in _all_values(spec, param):
                 raise TrebuchetError(
                     f"{param.datatype}:{name} is the same as another of its values once "
                     f"converted to {param.ctype} (convert: true), so {function.name}'s "
                     f"{param.name} runs it once, under the first name: one of "
-                    f"{', '.join(choices)}", spec.path)
-            raise TrebuchetError(f"datatype {param.datatype} has no value {name}", spec.path)
+                    f"{', '.join(choices)}", *where)
+            raise TrebuchetError(f"datatype {param.datatype} has no value {name}", *where)
         index = index * len(choices) + choices.index(name)
     return index
 

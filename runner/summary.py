@@ -1,6 +1,7 @@
 """The one line a finished run ends with, on a terminal and in a CI log
 alike: target, cases, counts per outcome, normalized ABORT rate, seconds,
-store, and for a shard run which shard it holds and how to join the shards.
+store, for a shard run which shard it holds and how to join the shards, and
+for a targeted run what it held its cases to.
 The rate comes from reports.metrics, like every other number."""
 
 
@@ -27,6 +28,8 @@ def line(db, target, seconds=None):
             f"ABORT {s.total('aborts')}, RESTART {s.total('restarts')}, "
             f"SETUP {s.total('setups')}; normalized ABORT rate {s.abort_rate:.2f}%; "
             f"{_findings(conn, run)}; {took}sandbox {s.info.sandbox}; run {run} in {db}")
+    if s.info.targeted():
+        text += f"; targeted: {s.info.targeted()}"
     if s.info.partial:
         text += (f"; shard {s.info.shard} of {s.info.shards} only: `trebuchet merge"
                  f" SHARD.db ... --out DB` joins the {s.info.shards} shards' stores into one run")

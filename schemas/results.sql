@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -39,7 +39,21 @@ CREATE TABLE IF NOT EXISTS runs (
     -- does with freed memory legitimately differs between C libraries and
     -- their versions (`trebuchet compare` and the gate say so in one line)
     libc            TEXT    NOT NULL DEFAULT 'unknown',  -- the C library the executor ran on: "glibc 2.36"
-    kernel          TEXT    NOT NULL DEFAULT 'unknown'   -- "Linux 6.1.0-18-amd64 x86_64"
+    kernel          TEXT    NOT NULL DEFAULT 'unknown',  -- "Linux 6.1.0-18-amd64 x86_64"
+    -- `run --pin`: the values some parameters were held to, space-separated
+    -- FUNCTION.PARAM#POSITION=DATATYPE:VALUE,... (harness/pins.h); the run
+    -- drew from their product with the other parameters' values.  '': none
+    pins            TEXT    NOT NULL DEFAULT ''
+);
+
+-- `run --values-file`: the cases such a run holds, and only those (with
+-- --resume, the cases it still has to run).  A run with no row here drew
+-- its cases from its functions' products.
+CREATE TABLE IF NOT EXISTS listed_cases (
+    run_id     INTEGER NOT NULL REFERENCES runs(id),
+    function   TEXT    NOT NULL,
+    case_index INTEGER NOT NULL,  -- index into the full cross product
+    PRIMARY KEY (run_id, function, case_index)
 );
 
 -- One function of one run: its signature and its case counts.
@@ -49,7 +63,8 @@ CREATE TABLE IF NOT EXISTS functions (
     signature   TEXT    NOT NULL,
     datatypes   TEXT    NOT NULL,  -- parameter datatypes, space-separated
     cases_total INTEGER NOT NULL,  -- size of the full cross product
-    cases_drawn INTEGER NOT NULL,  -- min(cases_total, cap)
+    cases_drawn INTEGER NOT NULL,  -- min(cases_total, cap); pinned: min(the pinned product, cap);
+                                   -- listed: the cases listed
     cases_run   INTEGER NOT NULL DEFAULT 0,  -- set when the function is complete
     PRIMARY KEY (run_id, name)
 );

@@ -103,7 +103,29 @@ def cases_c(tmp_path_factory):
     lib.tb_cases_shard.restype = ctypes.c_size_t
     lib.tb_cases_shard.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t,
                                    ctypes.c_uint64, ctypes.c_int, ctypes.c_int]
+    lib.tb_cases_widen.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t,
+                                   ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                                   ctypes.POINTER(ctypes.POINTER(ctypes.c_int)),
+                                   ctypes.POINTER(ctypes.c_int)]
     return lib
+
+
+# A pinned draw (`run --pin`) names its cases in the whole product: counts
+# 3 x 4 x 2 with the second parameter held to values 1 and 3 and the third
+# to 0 leave 6 cases, (a, 1, 0) and (a, 3, 0) for each a, at a*8 + v*2.
+@pytest.mark.parametrize("chosen, expected", [
+    ([None, [1, 3], [0]], [2, 6, 10, 14, 18, 22]),
+    ([None, None, None], list(range(6))),
+    ([[0, 2], [1, 2, 3], [1]], [3, 5, 7, 19, 21, 23]),
+])
+def test_the_harness_names_pinned_cases_in_the_whole_product(cases_c, chosen, expected):
+    counts = (ctypes.c_int * 3)(3, 4, 2)
+    lists = (ctypes.POINTER(ctypes.c_int) * 3)(
+        *[(ctypes.c_int * len(c))(*c) if c else None for c in chosen])
+    sizes = (ctypes.c_int * 3)(*[len(c) if c else 0 for c in chosen])
+    cases = (ctypes.c_uint64 * 6)(*range(6))
+    cases_c.tb_cases_widen(cases, 6, counts, 3, lists, sizes)
+    assert list(cases) == expected
 
 
 @pytest.mark.parametrize("counts, total", [([3, 1, 2], 6), ([1, 1], 1), ([4, 0, 2], 0)])
