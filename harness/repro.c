@@ -33,8 +33,9 @@ static void print_bytes(const char *p, size_t n, FILE *out)
 }
 
 /* The return value as a JSON number: a floating one in full (%.17g reads
- * back the same double), the infinities as Python's json reads them, and
- * NaN as the text "NaN", as the store keeps it (store.c). */
+ * back the same double); NaN and the infinities, which JSON has no number
+ * for, as the texts "NaN", "Infinity" and "-Infinity" (store.c keeps NaN
+ * so, and export writes all three alike). */
 static void print_ret(const struct tb_function *fn, const struct tb_result *r, FILE *out)
 {
 	double d = tb_bits_double(r->ret);
@@ -44,7 +45,7 @@ static void print_ret(const struct tb_function *fn, const struct tb_result *r, F
 	else if (isnan(d))
 		fputs("\"NaN\"", out);
 	else if (isinf(d))
-		fputs(d < 0 ? "-Infinity" : "Infinity", out);
+		fputs(d < 0 ? "\"-Infinity\"" : "\"Infinity\"", out);
 	else
 		fprintf(out, "%.17g", d);
 }

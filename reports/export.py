@@ -4,6 +4,7 @@ target in its dictionary) says whether it is one; elsewhere those are
 null (empty in CSV): not judged."""
 import csv
 import json
+import math
 
 from trebuchet.runner import pins
 from trebuchet.runner.names import stderr_text
@@ -54,6 +55,9 @@ def records(conn, run=None):
         # a site whose unwinding failed has no frames: an empty list
         values[17] = None if row["frames"] is None else \
             row["frames"].split("\n") if row["frames"] else []
+        # JSON has no number for an infinity: the text, as for NaN (the store's)
+        if isinstance(row["ret"], float) and math.isinf(row["ret"]):
+            values[9] = "Infinity" if row["ret"] > 0 else "-Infinity"
         values[21] = pins.shown(row["run_pins"]) or None  # `run --pin`'s, as people read it
         for kind in ("silent", "hindering"):
             counted = judged[kind].get((row["run_id"], row["function"]))

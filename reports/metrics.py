@@ -92,14 +92,47 @@ C_TYPE_WORDS = {"const", "volatile", "unsigned", "signed", "short", "long", "int
 TAG_KEYWORDS = {"struct", "enum", "union"}
 
 
+def _parameter_list(signature):
+    """The text between the parentheses of a prototype's parameter list: the
+    first "(" that follows a name and opens no pointer (in
+    "void (*signal(int, void (*)(int)))(int)" the one after signal), to the
+    ")" that closes it."""
+    start = next(i for i, ch in enumerate(signature) if ch == "(" and
+                 re.search(r"\w\s*$", signature[:i]) and
+                 not re.match(r"\s*\*", signature[i + 1:]))
+    depth = 0
+    for i in range(start, len(signature)):
+        depth += (signature[i] == "(") - (signature[i] == ")")
+        if depth == 0:
+            return signature[start + 1:i]
+    return signature[start + 1:]
+
+
+def _split_top_level(text):
+    """text split at the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return parts + [current]
+
+
 def parameter_names(signature):
     """The parameter names of a stored C prototype, in order:
-    "size_t fwrite(const void *ptr, size_t size, ...)" -> ["ptr", "size", ...].
-    A parameter written without a name is called by its position (arg1, ...)."""
-    inside = signature[signature.index("(") + 1:signature.rindex(")")].strip()
+    "size_t fwrite(const void *ptr, size_t size, ...)" -> ["ptr", "size", ...],
+    "int (*compar)(const void *, const void *)" -> "compar".  A parameter
+    written without a name is called by its position (arg1, ...)."""
     names = []
-    for i, param in enumerate(p.strip() for p in inside.split(",")):
+    for i, param in enumerate(p.strip() for p in _split_top_level(_parameter_list(signature))):
         if param in ("", "void", "..."):
+            continue
+        pointer = re.search(r"\(\s*\*\s*(?:const\s+)?([A-Za-z_]\w*)?\s*\)", param)
+        if pointer:  # a function pointer: its name is inside "(*name)"
+            names.append(pointer.group(1) or f"arg{i + 1}")
             continue
         match = re.fullmatch(r"(.*?[\s*])([A-Za-z_]\w*)\s*(\[[^]]*\])?", param)
         kind = match and match.group(1).strip(" *")

@@ -346,6 +346,14 @@ def test_what_is_no_stream_at_all():
     ("int f(const char *s, unsigned int n, short *p)", ["s", "n", "p"]),
     ("int f(T)", ["arg1"]),
     ("int f(unsigned char, volatile void, const char)", ["arg1", "arg2", "arg3"]),
+    # function pointers: the name inside (*name), or none; commas inside
+    # their parentheses do not part parameters
+    ("void qsort(void *base, size_t nmemb, size_t size, int (*compar)(const void *, const void *))",
+     ["base", "nmemb", "size", "compar"]),
+    ("void qsort(void *, size_t, size_t, int (*)(const void *, const void *))",
+     ["arg1", "arg2", "arg3", "arg4"]),
+    ("void (*signal(int signum, void (*handler)(int)))(int)", ["signum", "handler"]),
+    ("int (*get(void))(int)", []),
 ])
 def test_parameters_written_without_a_name(signature, names):
     assert metrics.parameter_names(signature) == names
