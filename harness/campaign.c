@@ -129,7 +129,7 @@ static int plan_function(struct tb_campaign *c, int fn, struct function_plan *pl
 	*first += drawn;
 	datatype_names(pf, types, sizeof(types));
 	if (tb_store_add_function(c->store, c->run_id, pf->fn->name, pf->fn->signature,
-				  types, pf->total, drawn) ||
+				  types, pf->total, drawn, pf->fn->unsigned_return) ||
 	    tb_store_done_cases(c->store, c->run_id, pf->fn->name, &done, &ndone))
 		return -1;
 	plan->count = without_done(plan->cases, (size_t)n, done, ndone);

@@ -34,6 +34,9 @@ struct tb_function {
 	/* 1: the function returns a floating type, kept in tb_call.ret as the
 	 * bits of a double, so that 1.5 stays 1.5 and NaN stays NaN */
 	int floating_return;
+	/* 1: it returns a 64-bit unsigned integer: .ret's bits read unsigned, so
+	 * that SIZE_MAX is 18446744073709551615, not -1 */
+	int unsigned_return;
 };
 
 /* A double's bits in a tb_call's .ret, and back: the bits themselves, not
@@ -52,7 +55,7 @@ static inline double tb_bits_double(long long bits)
 	return u.d;
 }
 
-#define TB_PLUGIN_ABI 5
+#define TB_PLUGIN_ABI 6
 
 struct tb_plugin {
 	int abi;

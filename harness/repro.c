@@ -40,7 +40,9 @@ static void print_ret(const struct tb_function *fn, const struct tb_result *r, F
 {
 	double d = tb_bits_double(r->ret);
 
-	if (!fn->floating_return || r->outcome != TB_PASS)
+	if (fn->unsigned_return && r->outcome == TB_PASS)
+		fprintf(out, "%llu", (unsigned long long)r->ret);
+	else if (!fn->floating_return || r->outcome != TB_PASS)
 		fprintf(out, "%lld", (long long)r->ret);
 	else if (isnan(d))
 		fputs("\"NaN\"", out);

@@ -257,14 +257,15 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 
 int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
 			  const char *signature, const char *datatypes,
-			  uint64_t total, uint64_t drawn)
+			  uint64_t total, uint64_t drawn, int unsigned_return)
 {
 	sqlite3_stmt *s;
 	int rc;
 
 	if (tb_sqlite.prepare_v2(st->db,
 			       "INSERT OR IGNORE INTO functions (run_id, name, signature,"
-			       " datatypes, cases_total, cases_drawn) VALUES (?,?,?,?,?,?)",
+			       " datatypes, cases_total, cases_drawn, unsigned_return)"
+			       " VALUES (?,?,?,?,?,?,?)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "add function");
 	tb_sqlite.bind_int64(s, 1, run_id);
@@ -273,6 +274,7 @@ int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
 	tb_sqlite.bind_text(s, 4, datatypes, -1, SQLITE_STATIC);
 	tb_sqlite.bind_int64(s, 5, (sqlite3_int64)total);
 	tb_sqlite.bind_int64(s, 6, (sqlite3_int64)drawn);
+	tb_sqlite.bind_int(s, 7, unsigned_return);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.finalize(s);
 	return rc == SQLITE_DONE ? 0 : failed(st, "add function");

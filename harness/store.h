@@ -53,7 +53,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 			     int64_t *run_id, struct tb_run_info *info);
 int tb_store_add_function(struct tb_store *st, int64_t run_id, const char *name,
 			  const char *signature, const char *datatypes,
-			  uint64_t total, uint64_t drawn);
+			  uint64_t total, uint64_t drawn, int unsigned_return);
 /* The case indices of function already stored for run, ascending; *out is
  * malloc'd. */
 int tb_store_done_cases(struct tb_store *st, int64_t run_id, const char *function,

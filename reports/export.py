@@ -17,8 +17,9 @@ SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome
        r.duration_us, r.cleanup_failed, r.stderr,
        c.signal AS crash_signal, c.fault_addr, c.frames,
        f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title,
-       runs.pins AS run_pins
+       runs.pins AS run_pins, fn.unsigned_return
 FROM results r JOIN runs ON runs.id = r.run_id
+JOIN functions fn ON fn.run_id = r.run_id AND fn.name = r.function
 LEFT JOIN crash_sites c USING (run_id, function, case_index)
 LEFT JOIN finding_cases fc USING (run_id, function, case_index)
 LEFT JOIN findings f ON f.run_id = fc.run_id AND f.id = fc.finding
@@ -46,7 +47,7 @@ def records(conn, run=None):
     where, args = ("WHERE r.run_id = ?", (run,)) if run is not None else ("", ())
     judged = _judged(conn)
     for row in conn.execute(RECORD_SQL.format(where=where), args):
-        values = list(row)
+        values = list(row)[:len(FIELDS) - 2]  # silent and hindering are added below
         values[4] = row["value_names"].split(" ") if row["value_names"] else []
         values[14] = stderr_text(row["stderr"])
         # SQLite's integers are signed: an address above 2^63 comes back negative
@@ -55,6 +56,10 @@ def records(conn, run=None):
         # a site whose unwinding failed has no frames: an empty list
         values[17] = None if row["frames"] is None else \
             row["frames"].split("\n") if row["frames"] else []
+        # SQLite's integers are signed: an unsigned 64-bit return from 2^63 on
+        # comes back negative
+        if row["unsigned_return"] and isinstance(row["ret"], int):
+            values[9] = row["ret"] & 0xFFFFFFFFFFFFFFFF
         # JSON has no number for an infinity: the text, as for NaN (the store's)
         if isinstance(row["ret"], float) and math.isinf(row["ret"]):
             values[9] = "Infinity" if row["ret"] > 0 else "-Infinity"

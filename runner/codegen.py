@@ -73,6 +73,13 @@ def floating_return(f, types):
     return t is not None and t.kind == "floating"
 
 
+def unsigned_return(f, types):
+    """Whether f returns a 64-bit unsigned integer (.ret's bits read
+    unsigned); narrower unsigned ones fit .ret's signed 64 bits as they are."""
+    t = types.get(f.returns)
+    return t is not None and t.kind == "integer" and not t.signed and t.size == 8
+
+
 def judge_locals(f, types):
     """The judge's declarations: each parameter under its own name, ret."""
     lines = [f"{declaration(p.ctype, p.name)} = "
@@ -130,6 +137,7 @@ def shim_source(spec, types):
             pointer_return=f.returns.endswith("*"), error_expr=error_expr(f, types),
             judge=judge_expr(f) if f.error_when in JUDGED else None,
             judge_locals=judge_locals(f, types),
-            narrow=narrow_widths(f, types), floating_return=floating_return(f, types)))
+            narrow=narrow_widths(f, types), floating_return=floating_return(f, types),
+            unsigned_return=unsigned_return(f, types)))
     return template("shims.c.j2").render(spec=spec, spec_name=spec.path.name,
                                          functions=functions, includes=include_lines(spec))

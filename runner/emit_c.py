@@ -145,6 +145,7 @@ def _repro_c(spec, function, result, params, target_arg, copied):
     pointer = function.returns.endswith("*")
     types = build.c_types(spec)
     floating = codegen.floating_return(function, types)
+    unsigned = codegen.unsigned_return(function, types)
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
@@ -154,8 +155,9 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
         returns=function.returns, ret_declaration=declaration(function.returns, "ret"),
         args=codegen.call_args(function, types),
-        floating_return=floating,
+        floating_return=floating, unsigned_return=unsigned,
         ret_expr="0" if function.returns == "void" else "(double)ret" if floating
+        else "(unsigned long long)ret" if unsigned
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",
         error_expr=_error_expr(function, types))
 

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -66,6 +66,9 @@ CREATE TABLE IF NOT EXISTS functions (
     cases_drawn INTEGER NOT NULL,  -- min(cases_total, cap); pinned: min(the pinned product, cap);
                                    -- listed: the cases listed
     cases_run   INTEGER NOT NULL DEFAULT 0,  -- set when the function is complete
+    -- 1: it returns a 64-bit unsigned integer, whose values from 2^63 on
+    -- results.ret (SQLite's signed 64 bits) holds as their two's complement
+    unsigned_return INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, name)
 );
 

@@ -44,7 +44,8 @@ functions:
     params:
       - {{name: x, type: {ctype}, datatype: {name}}}
     error: {{when: none}}
-""" for name, ctype in (("double", "double"), ("float", "float"), ("int64", "int64_t"))) + """\
+""" for name, ctype in (("double", "double"), ("float", "float"), ("int64", "int64_t"),
+                     ("size", "size_t"))) + """\
   - name: nan_is_error
     call: echo_double
     returns: double
@@ -59,11 +60,13 @@ def echo(tmp_path_factory):
     folder = tmp_path_factory.mktemp("echo")
     (folder / "echo.h").write_text("#include <stdint.h>\n"
                                    "double echo_double(double x);\nfloat echo_float(float x);\n"
-                                   "int64_t echo_int64(int64_t x);\n")
+                                   "int64_t echo_int64(int64_t x);\n"
+                                   "#include <stddef.h>\nsize_t echo_size(size_t x);\n")
     (folder / "echo.c").write_text('#include "echo.h"\n'
                                    "double echo_double(double x) { return x; }\n"
                                    "float echo_float(float x) { return x; }\n"
-                                   "int64_t echo_int64(int64_t x) { return x; }\n")
+                                   "int64_t echo_int64(int64_t x) { return x; }\n"
+                                   "size_t echo_size(size_t x) { return x; }\n")
     (folder / "echo.yaml").write_text(SPEC)
     return folder / "echo.yaml"
 
@@ -77,7 +80,7 @@ def test_the_store_holds_each_returned_value(echo, tmp_path):
     db = tmp_path / "t.db"
     trebuchet("run", "--target", echo, "--db", db, "--quiet")
     rows = query(db, "SELECT function, value_names, outcome, ret FROM results "
-                     "WHERE function LIKE 'echo%'")
+                     "WHERE function IN ('echo_double', 'echo_float', 'echo_int64')")
     assert sorted({r[0] for r in rows}) == ["echo_double", "echo_float", "echo_int64"]
     assert len(rows) == sum(map(len, EXPECTED.values()))
     for function, names, outcome, ret in rows:
@@ -145,3 +148,27 @@ def test_a_struct_returned_by_value_is_refused_at_its_line(tmp_path):
     result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", check=False)
     assert_input_error(result, "div.yaml:5:", "return type 'div_t' is not a pointer, integer "
                        "or floating type")
+
+
+# size's values (datatypes/size.c), by hand: a size_t returned is unsigned
+SIZES = {"ZERO": 0, "ONE": 1, "PAGE": 4096, "PAGE_PLUS_1": 4097, "INT_MAX": 2**31 - 1,
+         "UINT_MAX": 2**32 - 1, "SIZE_MAX": 2**64 - 1, "SIZE_MAX_HALF": 2**63 - 1,
+         "NEG_ONE_INT": 2**64 - 1}
+
+
+def test_a_64_bit_unsigned_return_is_unsigned_everywhere(echo, tmp_path):
+    db = tmp_path / "t.db"
+    trebuchet("run", "--target", echo, "--functions", "echo_size", "--db", db, "--quiet")
+    records = strict_json(trebuchet("export", "--db", db, "--format", "json").stdout)
+    assert {r["values"][0]: r["ret"] for r in records} == {f"size:{k}": v for k, v in SIZES.items()}
+    result = strict_json(trebuchet("repro", "--target", echo, "--function", "echo_size",
+                                   "--values", "size:SIZE_MAX", "--json").stdout)
+    assert result["ret"] == 2**64 - 1
+    out = tmp_path / "out"
+    said = trebuchet("repro", "--target", echo, "--function", "echo_size", "--values",
+                     "size:SIZE_MAX", "--emit-c", out).stdout
+    assert "PASS, returned 18446744073709551615, errno 0" in said
+    made = subprocess.run(["make", "-C", str(out), "CFLAGS=-O2 -Wall -Werror"],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert run(out).stdout.startswith("echo_size returned 18446744073709551615, errno 0")

@@ -457,7 +457,7 @@ START_TEST(store_lists_done_cases_and_unfinished_runs)
 	unlink(path);
 	st = tb_store_open(path, err, sizeof(err));
 	ck_assert_int_eq(tb_store_begin_run(st, &info, 0, &run), 0);
-	ck_assert_int_eq(tb_store_add_function(st, run, "f", "int f(int)", "int", 7, 7), 0);
+	ck_assert_int_eq(tb_store_add_function(st, run, "f", "int f(int)", "int", 7, 7, 0), 0);
 	r.case_index = 5;
 	ck_assert_int_eq(tb_store_add_result(st, run, "f", 0, "int:ONE", &r), 0);
 	r.case_index = 2;

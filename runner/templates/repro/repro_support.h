@@ -25,7 +25,9 @@ void repro_calling(const char *call);
 void repro_returned(const char *function, long long ret, int err, int error_reported)
 	__attribute__((noreturn));
 
-/* The same for a floating return value. */
+/* The same for a 64-bit unsigned return value, and for a floating one. */
+void repro_returned_unsigned(const char *function, unsigned long long ret, int err,
+			     int error_reported) __attribute__((noreturn));
 void repro_returned_floating(const char *function, double ret, int err, int error_reported)
 	__attribute__((noreturn));
 

@@ -325,6 +325,15 @@ void repro_returned(const char *function, long long ret, int err, int error_repo
 	returned(function, text, err, error_reported);
 }
 
+void repro_returned_unsigned(const char *function, unsigned long long ret, int err,
+			     int error_reported)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%llu", ret);
+	returned(function, text, err, error_reported);
+}
+
 /* As trebuchet says a floating return (Python's repr: the fewest digits
  * that read back the same double, a whole number with ".0", inf; and NaN
  * as the store keeps it), save that a number from 1e16 on, or under 1e-4,
