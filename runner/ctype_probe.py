@@ -84,7 +84,8 @@ def resolve_slots(signatures, datatypes):
     and of each callback pair.  A pair whose datatype's type did not
     compile is left out: plugin_check refuses that type first."""
     slots = {t for ts in datatypes.slots.values() for t in ts}
-    types = resolve(slots | spelled(signatures.spec), signatures.probe, "datatypes")
+    # the spec's own types asked again beside them, so one answer holds both
+    types = resolve(slots | set(signatures.types), signatures.probe, "datatypes")
     pairs = [(p.ctype, slot) for _, p, slot in datatypes.callbacks
              if types.get(slot) is not None]
     return SlotTypes(datatypes, types, same_types(pairs, signatures.probe) if pairs else {})
