@@ -1,15 +1,94 @@
 """Builds a target's plugin: generates the shims and compiles them with the
 target's own sources into build/targets/NAME/NAME.so.  The plugin is rebuilt
 when anything it is made from changes (spec, template, sources, headers,
-flags), judged by a digest of all of them kept beside it."""
+flags), judged by a digest of all of them kept beside it.
+
+One pipeline, read top to bottom in build_plugin, each stage taking the
+one before's result, so that a spec's mistake is found by the first stage
+that can see it and a new kind of parameter lands in one obvious place:
+
+  load      spec.load (the caller's)                     -> spec.Spec
+  resolve   ctype_probe.resolve_signatures               -> Signatures
+  check     plugin_check.check_signatures (refuses types no slot holds)
+  generate  codegen.generate                             -> Shims
+  compile   compile_plugin, here (skipped when fresh)    -> Plugin
+  check     plugin_check.check_datatypes                 -> Datatypes
+  resolve   ctype_probe.resolve_slots                    -> SlotTypes
+  check     plugin_check.check_slot_types                -> conversions
+
+The datatypes' checks come after compiling because a datatype's name,
+values and C type are read from the compiled plugin; the slots' types are
+resolved only then, since only the datatypes say which they are."""
 import hashlib
 import os
 import re
 import subprocess
+from dataclasses import dataclass
+from pathlib import Path
 
 from . import codegen, ctype_probe, paths, plugin_check
 from . import spec as spec_module
 from .errors import TrebuchetError
+
+
+def build_plugin(spec, quiet=False):
+    """Returns the plugin's path, compiling and checking it first if it is
+    stale."""
+    signatures = ctype_probe.resolve_signatures(spec, _probe(spec))
+    plugin_check.check_signatures(signatures)
+    shims = codegen.generate(signatures)
+    plugin = compile_plugin(shims, quiet)
+    if plugin.fresh:
+        return plugin.path
+    datatypes = plugin_check.check_datatypes(plugin)
+    slot_types = ctype_probe.resolve_slots(signatures, datatypes)
+    conversions = plugin_check.check_slot_types(slot_types)
+    # checked: the conversions for `trebuchet run` to say, then the digest
+    conversions_path(spec).write_text("".join(n + "\n" for n in conversions))
+    plugin.stamp.write_text(plugin.digest)
+    return plugin.path
+
+
+def c_types(spec):
+    """{C type spelling: ctype_probe.CType} of every parameter and return
+    type of the spec, as the compiler sees them with the spec's includes
+    (the resolve stage alone, for the reproducer)."""
+    return ctype_probe.resolve_signatures(spec, _probe(spec)).types
+
+
+def _probe(spec):
+    """A type probe compiled as the plugin is, in the plugin's folder."""
+    return ctype_probe.Probe(codegen.include_lines(spec),
+                             [*paths.INCLUDE_DIRS, *spec.include_dirs],
+                             ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)],
+                             plugin_path(spec).parent)
+
+
+def plugin_path(spec):
+    """build/targets/NAME/NAME.so for a spec of trebuchet's own targets/;
+    a spec anywhere else gets a folder named after its path too, so two
+    specs with one `target:` name never rebuild each other's plugin."""
+    if spec.path == (paths.TARGETS / spec.target / f"{spec.target}.yaml").resolve():
+        folder = spec.target
+    else:
+        folder = f"{spec.target}-{hashlib.sha256(str(spec.path).encode()).hexdigest()[:8]}"
+    return paths.BUILD / "targets" / folder / f"{spec.target}.so"
+
+
+def conversions_path(spec):
+    return plugin_path(spec).with_suffix(".conversions")
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A compiled plugin; fresh when its digest (kept in stamp once it is
+    checked) says it was built and checked from the same inputs before."""
+    spec: object
+    path: Path
+    digest: str
+    stamp: Path
+    fresh: bool
+
 
 # Warnings that mean the plugin would run other code than its source says:
 # a function called without its declaration returns an int, so a pointer
@@ -29,15 +108,31 @@ CFLAGS = ["-O2", "-g", "-fPIC", "-shared", "-Wl,-z,noseparate-code", "-fno-built
           *WARNINGS_THAT_MATTER]
 
 
-def plugin_path(spec):
-    """build/targets/NAME/NAME.so for a spec of trebuchet's own targets/;
-    a spec anywhere else gets a folder named after its path too, so two
-    specs with one `target:` name never rebuild each other's plugin."""
-    if spec.path == (paths.TARGETS / spec.target / f"{spec.target}.yaml").resolve():
-        folder = spec.target
-    else:
-        folder = f"{spec.target}-{hashlib.sha256(str(spec.path).encode()).hexdigest()[:8]}"
-    return paths.BUILD / "targets" / folder / f"{spec.target}.so"
+def compile_plugin(shims, quiet):
+    """Compiles the shims with the target's sources, unless the digest
+    kept beside the plugin says nothing changed."""
+    spec = shims.spec
+    out = plugin_path(spec)
+    generated = out.with_suffix(".c")
+    command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
+               + [f"-I{d}" for d in spec.include_dirs] + spec_module.compile_flags(spec)
+               + [str(generated)]
+               + [str(spec.source_path(s)) for s in spec.sources]
+               + ["-o", str(out)] + link_flags(spec))
+    stamp = out.with_suffix(".digest")
+    digest = _digest(spec, shims.source, command)
+    if out.exists() and stamp.exists() and stamp.read_text() == digest:
+        return Plugin(spec, out, digest, stamp, fresh=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    generated.write_text(shims.source)
+    if not quiet:
+        print(f"building {out.relative_to(paths.ROOT) if out.is_relative_to(paths.ROOT) else out}")
+    # the compiler's messages in plain ASCII, whatever the user's locale
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=dict(os.environ, LC_ALL="C"))
+    if result.returncode != 0:
+        raise _compile_error(result.stderr, spec, generated)
+    return Plugin(spec, out, digest, stamp, fresh=False)
 
 
 def link_flags(spec):
@@ -67,49 +162,6 @@ def _digest(spec, source, command):
     return h.hexdigest()
 
 
-def c_types(spec):
-    """{C type spelling: ctype_probe.CType} of every parameter and return
-    type of the spec, as the compiler sees them with the spec's includes."""
-    return _probe(spec, _spelled(spec), "params")
-
-
-def _spelled(spec):
-    return ({p.ctype for f in spec.functions for p in f.params}
-            | {f.returns for f in spec.functions if f.returns != "void"})
-
-
-def _probe_flags(spec, what):
-    """A probe's includes, include folders, working folder and flags."""
-    return (codegen.include_lines(spec), [*paths.INCLUDE_DIRS, *spec.include_dirs],
-            plugin_path(spec).parent / f"ctypes-{what}",
-            ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)])
-
-
-def _probe(spec, spellings, what):
-    return ctype_probe.resolve(spellings, *_probe_flags(spec, what))
-
-
-def conversions_path(spec):
-    return plugin_path(spec).with_suffix(".conversions")
-
-
-def _check(spec, plugin):
-    """plugin_check's checks of a new plugin; writes the accepted
-    conversions beside it, one line each, for `trebuchet run` to say."""
-    base = spec_module.base_datatypes()
-    datatypes = plugin_check.check(spec, plugin, list(base))
-    slots = plugin_check.slot_types(spec, datatypes)
-    types = _probe(spec, {t for ts in slots.values() for t in ts} | _spelled(spec), "datatypes")
-    notes = [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
-             f"converted to {p.ctype}: {change}"
-             for f, p, change in plugin_check.check_types(spec, datatypes, types)]
-    callbacks = plugin_check.callback_pairs(spec, datatypes)
-    if callbacks:
-        plugin_check.check_callbacks(callbacks, ctype_probe.same_types(
-            [(p.ctype, slot) for _, p, slot in callbacks], *_probe_flags(spec, "callbacks")))
-    conversions_path(spec).write_text("".join(n + "\n" for n in notes))
-
-
 COMPILER_ERROR = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?error: (?P<what>.*)$", re.M)
 
@@ -125,33 +177,3 @@ def _compile_error(stderr, spec, generated):
     if first["file"] == str(generated):
         return TrebuchetError(f"{what} (in the call shims generated from it)", spec.path)
     return TrebuchetError(what, first["file"], int(first["line"]))
-
-
-def build_plugin(spec, quiet=False):
-    """Returns the plugin's path, compiling it first if it is stale."""
-    out = plugin_path(spec)
-    generated = out.with_suffix(".c")
-    types = c_types(spec)
-    plugin_check.check_scalar_types(spec, types)
-    source = codegen.shim_source(spec, types)
-    command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
-               + [f"-I{d}" for d in spec.include_dirs] + spec_module.compile_flags(spec)
-               + [str(generated)]
-               + [str(spec.source_path(s)) for s in spec.sources]
-               + ["-o", str(out)] + link_flags(spec))
-    stamp = out.with_suffix(".digest")
-    digest = _digest(spec, source, command)
-    if out.exists() and stamp.exists() and stamp.read_text() == digest:
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    generated.write_text(source)
-    if not quiet:
-        print(f"building {out.relative_to(paths.ROOT) if out.is_relative_to(paths.ROOT) else out}")
-    # the compiler's messages in plain ASCII, whatever the user's locale
-    result = subprocess.run(command, capture_output=True, text=True,
-                            env=dict(os.environ, LC_ALL="C"))
-    if result.returncode != 0:
-        raise _compile_error(result.stderr, spec, generated)
-    _check(spec, out)
-    stamp.write_text(digest)
-    return out

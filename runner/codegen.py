@@ -1,5 +1,7 @@
 """Generates a target's call shims (C) from its spec with the jinja2
-template templates/shims.c.j2."""
+template templates/shims.c.j2: the build's generate stage
+(runner/build.py); the reproducer's repro.c borrows its pieces."""
+from dataclasses import dataclass
 from functools import lru_cache
 
 import jinja2
@@ -125,6 +127,19 @@ def narrow_widths(f, types):
     """Per parameter: its size in bytes when the spec accepts a conversion
     (`convert: true`), so that values equal once converted run once; else 0."""
     return [types[p.ctype].size if p.convert else 0 for p in f.params]
+
+
+@dataclass(frozen=True)
+class Shims:
+    """The call shims' C, generated from the spec."""
+    spec: object
+    source: str
+
+
+def generate(signatures):
+    """The shims of a spec whose types were resolved and checked
+    (signatures: ctype_probe.Signatures)."""
+    return Shims(signatures.spec, shim_source(signatures.spec, signatures.types))
 
 
 def shim_source(spec, types):

@@ -8,7 +8,11 @@ bytes and, for an integer, whether it is signed.  A function pointer is a
 pointer, spelled as C writes it (`int (*)(const void *, const void *)`) or
 by a typedef; a function type itself (`typedef int handler(void *)`, no
 `*`) is no type a slot holds (None).  The probe's answers are
-kept beside the plugin, keyed by everything that could change them."""
+kept beside the plugin, keyed by everything that could change them.
+
+Two of the build's stages (runner/build.py) are here: the spec's own
+types (resolve_signatures, before the shims are generated) and the types
+the compiled plugin's datatypes give each parameter (resolve_slots)."""
 import hashlib
 import json
 import re
@@ -33,6 +37,58 @@ class CType:
         if self.kind == "integer":
             return f"{self.spelling}: {'signed' if self.signed else 'unsigned'}, {self.size} bytes"
         return f"{self.spelling}: {self.kind}, {self.size} bytes"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """How a probe is compiled: with the spec's includes, include folders
+    and flags, as the plugin is; its programs go under folder."""
+    includes: list
+    include_dirs: list
+    cflags: list
+    folder: Path
+
+
+@dataclass(frozen=True)
+class Signatures:
+    """The spec's parameter and return types, as the compiler sees them
+    ({spelling: CType, or None for one no slot or record holds})."""
+    spec: object
+    probe: Probe
+    types: dict
+
+
+@dataclass(frozen=True)
+class SlotTypes:
+    """What the compiled plugin's datatypes give each parameter, as the
+    compiler sees it: types (the spec's own spellings too) and, for each
+    callback pair (parameter's type, datatype's type), whether the two
+    are one type."""
+    datatypes: object
+    types: dict
+    same: dict
+
+
+def spelled(spec):
+    """Every parameter and return type the spec spells."""
+    return ({p.ctype for f in spec.functions for p in f.params}
+            | {f.returns for f in spec.functions if f.returns != "void"})
+
+
+def resolve_signatures(spec, probe):
+    return Signatures(spec, probe, resolve(spelled(spec), probe, "params"))
+
+
+def resolve_slots(signatures, datatypes):
+    """The types of each slot's datatype (datatypes: plugin_check.Datatypes)
+    and of each callback pair.  A pair whose datatype's type did not
+    compile is left out: plugin_check refuses that type first."""
+    slots = {t for ts in datatypes.slots.values() for t in ts}
+    # the spec's own types asked again beside them, so one answer holds both
+    types = resolve(slots | set(signatures.types), signatures.probe, "datatypes")
+    pairs = [(p.ctype, slot) for _, p, slot in datatypes.callbacks
+             if types.get(slot) is not None]
+    return SlotTypes(datatypes, types, same_types(pairs, signatures.probe) if pairs else {})
 
 
 def split_slots(ctype):
@@ -76,42 +132,48 @@ def _probe_source(includes, spellings):
     return _program(includes, [_probe_line(i, t) for i, t in enumerate(spellings)])
 
 
-def same_types(pairs, includes, include_dirs, folder, cflags=()):
+def same_types(pairs, probe):
     """{(a, b): whether C types a and b are one type to the compiler} (a
     typedef and its spelling are; function pointers of two signatures are
     not).  Each type must be one resolve() answered for."""
     pairs = sorted(set(pairs))
-    source, _ = _program(includes, [
+    source, _ = _program(probe.includes, [
         f'\tprintf("%d\\n", __builtin_types_compatible_p(__typeof__({a}), __typeof__({b})));'
         for a, b in pairs])
-    folder = Path(folder)
+    folder = probe.folder / "ctypes-callbacks"
     folder.mkdir(parents=True, exist_ok=True)
     c, exe = folder / "same_types.c", folder / "same_types"
     c.write_text(source)
-    command = ["cc", "-w", *[f"-I{d}" for d in include_dirs], *cflags, str(c), "-o", str(exe)]
+    command = [*_compiler(probe), str(c), "-o", str(exe)]
     subprocess.run(command, capture_output=True, check=True)
     answers = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
     return {pair: answer == "1" for pair, answer in zip(pairs, answers.split())}
 
 
-def resolve(spellings, includes, include_dirs, cache_dir, cflags=()):
+def _compiler(probe):
+    return ["cc", "-w", *[f"-I{d}" for d in probe.include_dirs], *probe.cflags]
+
+
+def resolve(spellings, probe, what):
     """{spelling: CType} for each C type spelled, as the compiler sees it
-    with the includes.  A spelling the compiler rejects, or one that is not
-    a scalar (a struct passed by value), is returned as None."""
+    with the probe's includes; kept in the probe's folder ctypes-WHAT.  A
+    spelling the compiler rejects, or one that is not a scalar (a struct
+    passed by value), is returned as None."""
     spellings = sorted(set(spellings))
-    source, first = _probe_source(includes, spellings)
-    command = ["cc", "-w", *[f"-I{d}" for d in include_dirs], *cflags]
+    source, first = _probe_source(probe.includes, spellings)
+    command = _compiler(probe)
+    cache_dir = probe.folder / f"ctypes-{what}"
     key = hashlib.sha256((source + " ".join(command)).encode())
-    for d in include_dirs:
+    for d in probe.include_dirs:
         for h in sorted(Path(d).glob("*.h")):
             key.update(h.read_bytes())
-    cache = Path(cache_dir) / "ctypes.json"
+    cache = cache_dir / "ctypes.json"
     digest = key.hexdigest()
     if cache.exists():
         kept = json.loads(cache.read_text())
         if kept.get("digest") == digest:
             return {s: CType(**t) if t else None for s, t in kept["types"].items()}
-    found = _compile_and_run(source, first, spellings, command, Path(cache_dir))
+    found = _compile_and_run(source, first, spellings, command, cache_dir)
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps({"digest": digest, "types": {
         s: t.__dict__ if t else None for s, t in found.items()}}))

@@ -13,13 +13,69 @@ that every mistake is one line naming the spec's file and line:
   same signedness, unless the parameter says `convert: true`;
 - a target's callback datatype (one extending the base `callback`) has
   the parameter's signature: its callbacks read the arguments
-  of their own type.  The base `callback`'s are callable through any."""
+  of their own type.  The base `callback`'s are callable through any.
+
+Three of the build's stages (runner/build.py) are here: the spec's types
+before the shims are generated (check_signatures), the compiled plugin's
+datatypes (check_datatypes), and the C types those give each parameter
+(check_slot_types)."""
 import subprocess
+from dataclasses import dataclass
 
 from . import ctype_probe, executor
+from . import spec as spec_module
 from .errors import TrebuchetError
 
 SPAN = "span"
+
+
+@dataclass(frozen=True)
+class Datatypes:
+    """The compiled plugin's datatypes, checked against its spec: by name,
+    as `list datatypes` gives them; per function, the C type each slot
+    gets from its datatype; the parameters of a callback datatype."""
+    spec: object
+    by_name: dict
+    slots: dict
+    callbacks: list
+
+
+def check_signatures(signatures):
+    """Every parameter's C type is one a slot can hold, and every return
+    type one a call's record can (or void).  signatures:
+    ctype_probe.Signatures."""
+    spec, types = signatures.spec, signatures.types
+    for f in spec.functions:
+        if f.returns != "void" and types.get(f.returns) is None:
+            raise TrebuchetError(f"{f.name}: return type '{f.returns}' is not a pointer, "
+                                 f"integer or floating type the compiler knows from the "
+                                 f"spec's includes (a struct returned by value needs a shim "
+                                 f"in the spec's sources)", *f.returns_where)
+        for p in f.params:
+            if types.get(p.ctype) is None:
+                raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
+                                     f"a pointer, integer or floating type the compiler knows "
+                                     f"from the spec's includes{_function_hint(p.ctype)}",
+                                     *p.where)
+
+
+def check_datatypes(plugin):
+    """The plugin's datatypes (plugin: its spec and path), checked for
+    their symbols, names, values and spans."""
+    by_name = check(plugin.spec, plugin.path, list(spec_module.base_datatypes()))
+    slots = slot_types(plugin.spec, by_name)
+    return Datatypes(plugin.spec, by_name, slots, callback_pairs(plugin.spec, by_name, slots))
+
+
+def check_slot_types(resolved):
+    """Each parameter takes its datatype's C type (resolved:
+    ctype_probe.SlotTypes); returns the accepted conversions, one line
+    each, for `trebuchet run` to say."""
+    datatypes = resolved.datatypes
+    converted = check_types(datatypes.spec, datatypes.slots, resolved.types)
+    check_callbacks(datatypes.callbacks, resolved.same)
+    return [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
+            f"converted to {p.ctype}: {change}" for f, p, change in converted]
 
 
 def check(spec, plugin, base_names):
@@ -121,23 +177,6 @@ def conversion(param_type, value_type):
     return "read as " + ("signed" if p.signed else "unsigned")
 
 
-def check_scalar_types(spec, types):
-    """Every parameter's C type is one a slot can hold, and every return
-    type one a call's record can (or void)."""
-    for f in spec.functions:
-        if f.returns != "void" and types.get(f.returns) is None:
-            raise TrebuchetError(f"{f.name}: return type '{f.returns}' is not a pointer, "
-                                 f"integer or floating type the compiler knows from the "
-                                 f"spec's includes (a struct returned by value needs a shim "
-                                 f"in the spec's sources)", *f.returns_where)
-        for p in f.params:
-            if types.get(p.ctype) is None:
-                raise TrebuchetError(f"{f.name}: parameter {p.name}: C type '{p.ctype}' is not "
-                                     f"a pointer, integer or floating type the compiler knows "
-                                     f"from the spec's includes{_function_hint(p.ctype)}",
-                                     *p.where)
-
-
 def _paired(ctype):
     depth = 0
     for ch in ctype:
@@ -157,11 +196,10 @@ def _function_hint(ctype):
     return ""
 
 
-def check_types(spec, datatypes, types):
+def check_types(spec, slots, types):
     """Raises at the first parameter whose C type cannot hold its datatype's
-    values; returns [(function, param, phrase)] for the accepted
-    conversions (`convert: true`)."""
-    slots = slot_types(spec, datatypes)
+    values (slots: slot_types' answer); returns [(function, param, phrase)]
+    for the accepted conversions (`convert: true`)."""
     converted = []
     for f in spec.functions:
         for p, slot in zip(f.params, slots[f.name]):
@@ -194,11 +232,10 @@ def _extends_callback(name, datatypes):
     return parent == BASE_CALLBACK or bool(parent) and _extends_callback(parent, datatypes)
 
 
-def callback_pairs(spec, datatypes):
+def callback_pairs(spec, datatypes, slots):
     """[(function, param, the datatype's C type)] of each parameter whose
     datatype extends `callback` with a target's own callbacks: those whose
     signature must be the parameter's."""
-    slots = slot_types(spec, datatypes)
     return [(f, p, slot) for f in spec.functions for p, slot in zip(f.params, slots[f.name])
             if _extends_callback(p.datatype, datatypes)]
 

@@ -93,6 +93,19 @@ def test_a_callback_of_another_signature_is_refused_at_its_line(tmp_path):
                        "const void *)")
 
 
+def test_a_callback_datatype_whose_type_does_not_compile_is_refused_at_its_line(tmp_path):
+    # the callbacks' types are compared before the slots are checked: that
+    # comparison leaves out a type the compiler does not know
+    source = (SPEC.parent / "qsort_values.c").read_text()
+    signature = '.ctype = "int (*)(const void *, const void *)",'
+    assert signature in source
+    (tmp_path / "qsort_values.c").write_text(source.replace(signature, '.ctype = "no_fn_t",'))
+    shutil.copy(SPEC, tmp_path)
+    result = trebuchet("build", "--target", tmp_path / SPEC.name, "--quiet", check=False)
+    assert_input_error(result, "callbacks.yaml:9:", "datatype 'comparator' gives C type "
+                       "'no_fn_t', which does not compile with the spec's includes")
+
+
 def _emit(tmp_path, function, values):
     out = tmp_path / values.replace(",", "_").replace(":", "-")
     trebuchet("repro", "--target", SPEC, "--function", function, "--values", values,

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from trebuchet.runner import plugin_check, spec as specs
-from trebuchet.runner.ctype_probe import CType
+from trebuchet.runner.ctype_probe import CType, Signatures
 from trebuchet.runner.errors import TrebuchetError
 
 SPEC = Path("/specs/t.yaml")
@@ -33,6 +33,15 @@ def spec_of(*params, returns="int", datatype_lines=None):
                         returns_where=(SPEC, 3))
     return SimpleNamespace(path=SPEC, functions=[f], datatype_lines=datatype_lines or {},
                            datatypes={}, sources=[])
+
+
+def signatures(spec):
+    return Signatures(spec, None, TYPES)
+
+
+def checked_types(spec):
+    """check_types over the slots DATATYPES give the spec's parameters."""
+    return plugin_check.check_types(spec, plugin_check.slot_types(spec, DATATYPES), TYPES)
 
 
 def refused(call, *args):
@@ -75,39 +84,39 @@ def test_a_span_count_its_ctype_does_not_give_is_refused_at_the_datatype():
 
 
 def test_types_the_compiler_does_not_know_are_refused_at_their_line():
-    assert refused(plugin_check.check_scalar_types, spec_of(returns="struct s"), TYPES) == \
+    assert refused(plugin_check.check_signatures, signatures(spec_of(returns="struct s"))) == \
         "/specs/t.yaml:3: f: return type 'struct s' is not a pointer, integer or floating " \
         "type the compiler knows from the spec's includes (a struct returned by value needs " \
         "a shim in the spec's sources)"
     spec = spec_of(param("a", "int", 5, ctype="mystery_t"))
-    assert refused(plugin_check.check_scalar_types, spec, TYPES) == \
+    assert refused(plugin_check.check_signatures, signatures(spec)) == \
         "/specs/t.yaml:5: f: parameter a: C type 'mystery_t' is not a pointer, integer or " \
         "floating type the compiler knows from the spec's includes"
     # void returns, and known types pass
-    plugin_check.check_scalar_types(spec_of(param("a", "int", 5), returns="void"), TYPES)
+    plugin_check.check_signatures(signatures(spec_of(param("a", "int", 5), returns="void")))
 
 
 def test_a_parameter_holds_its_datatype_or_says_convert():
     exact = spec_of(param("a", "int", 5), param("b", "int", 6, ctype="long"))
-    assert plugin_check.check_types(exact, DATATYPES, TYPES) == []
+    assert checked_types(exact) == []
     narrow = spec_of(param("a", "int", 5, ctype="short"))
-    assert refused(plugin_check.check_types, narrow, DATATYPES, TYPES) == \
+    assert refused(checked_types, narrow) == \
         "/specs/t.yaml:5: f: parameter a (short: signed, 2 bytes) would change datatype int's " \
         "values (int: signed, 4 bytes): truncated from 4 to 2 bytes; choose a datatype of its " \
         "type, or say `convert: true` to run them converted"
     said = spec_of(param("a", "int", 5, ctype="short", convert=True),
                    param("b", "int", 6, ctype="unsigned", convert=True))
-    got = [(p.name, change) for f, p, change in plugin_check.check_types(said, DATATYPES, TYPES)]
+    got = [(p.name, change) for f, p, change in checked_types(said)]
     assert got == [("a", "truncated from 4 to 2 bytes"), ("b", "read as unsigned")]
 
 
 def test_a_parameter_that_cannot_take_its_datatype_at_all():
     spec = spec_of(param("a", "ptr", 5, ctype="double"))
-    assert refused(plugin_check.check_types, spec, DATATYPES, TYPES) == \
+    assert refused(checked_types, spec) == \
         "/specs/t.yaml:5: f: parameter a (double: floating, 8 bytes) cannot take datatype " \
         "ptr (void *: pointer, 8 bytes): a pointer and a number"
     spec = spec_of(param("a", "nope", 5), datatype_lines={"nope": (SPEC, 9)})
-    assert refused(plugin_check.check_types, spec, DATATYPES, TYPES) == \
+    assert refused(checked_types, spec) == \
         "/specs/t.yaml:9: datatype 'nope' gives C type 'struct nowhere', which does not " \
         "compile with the spec's includes"
 
