@@ -63,6 +63,7 @@ def check_datatypes(plugin):
     """The plugin's datatypes (plugin: its spec and path), checked for
     their symbols, names, values and spans."""
     by_name = check(plugin.spec, plugin.path, list(spec_module.base_datatypes()))
+    check_products(plugin.spec, by_name)
     slots = slot_types(plugin.spec, by_name)
     return Datatypes(plugin.spec, by_name, slots, callback_pairs(plugin.spec, by_name, slots))
 
@@ -76,6 +77,27 @@ def check_slot_types(resolved):
     check_callbacks(datatypes.callbacks, resolved.same)
     return [f"{p.where[0].name}:{p.where[1]}: {f.name}({p.name}): datatype {p.datatype} "
             f"converted to {p.ctype}: {change}" for f, p, change in converted]
+
+
+# A case is named by its index in the function's cross product, which the
+# store keeps in SQLite's signed 64-bit integers (harness/cases.c).
+MAX_CASES = 2 ** 63 - 1
+
+
+def check_products(spec, datatypes):
+    """Every function's cross product of values can be indexed; one that
+    cannot is refused at its line, whatever --cap would draw from it."""
+    for f in spec.functions:
+        total = 1
+        for p in f.params:
+            total *= len(datatypes[p.datatype]["values"]) if p.datatype in datatypes else 1
+        if total > MAX_CASES:
+            counts = " x ".join(str(len(datatypes[p.datatype]["values"])) for p in f.params
+                                if p.datatype in datatypes)
+            raise TrebuchetError(
+                f"{f.name}: its parameters' values make {counts} = {total:.3g} cases, more "
+                f"than a case index can name (2^63 - 1); give some parameters a datatype of "
+                f"fewer values", *f.returns_where)
 
 
 def check(spec, plugin, base_names):

@@ -154,3 +154,20 @@ def test_a_datatype_symbol_the_plugin_lacks_or_names_otherwise():
     assert refused(plugin_check.check, renamed, plugin, base) == \
         "/specs/t.yaml:11: datatype 'renamed': its C symbol tb_type_ordeal is named " \
         "\"ordeal\" (.name); one name per datatype: make the key and .name the same"
+
+
+def test_a_product_no_case_index_can_name_is_refused_at_the_function():
+    sixteen = {"many": {"values": [{"name": f"V{i}"} for i in range(16)]}}
+    fits = spec_of(*(param(f"a{i}", "many", 5 + i) for i in range(15)))
+    plugin_check.check_products(fits, sixteen)  # 16^15 = 2^60
+    wide = spec_of(*(param(f"a{i}", "many", 5 + i) for i in range(16)))
+    assert refused(plugin_check.check_products, wide, sixteen) == \
+        "/specs/t.yaml:3: f: its parameters' values make " + " x ".join(["16"] * 16) + \
+        " = 1.84e+19 cases, more than a case index can name (2^63 - 1); give some " \
+        "parameters a datatype of fewer values"
+    # 2^63 exactly is one too many
+    two = {"two": {"values": [{"name": "A"}, {"name": "B"}]}}
+    assert "= 9.22e+18 cases" in refused(plugin_check.check_products,
+                                         spec_of(*(param(f"b{i}", "two", 5) for i in range(63))),
+                                         two)
+    plugin_check.check_products(spec_of(*(param(f"b{i}", "two", 5) for i in range(62))), two)
