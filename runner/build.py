@@ -175,5 +175,25 @@ def _compile_error(stderr, spec, generated):
         return TrebuchetError(f"the plugin did not compile: {last}", spec.path)
     what = f"the plugin did not compile: {first['what']}"
     if first["file"] == str(generated):
-        return TrebuchetError(f"{what} (in the call shims generated from it)", spec.path)
+        where = _spec_line_of_shim(spec, Path(generated), int(first["line"]), first["what"])
+        return TrebuchetError(f"{what} (in the call shims generated from it)", *where)
     return TrebuchetError(what, first["file"], int(first["line"]))
+
+
+SHIM_OF = re.compile(r"^static (?:void call|int judge)_(\w+)\(")
+ARGUMENT = re.compile(r"\bargument (\d+) of\b")
+
+
+def _spec_line_of_shim(spec, generated, line, what):
+    """Where in the spec an error at line of the generated shims comes from:
+    the parameter a "passing argument N of" error names, else the function
+    whose shim holds the line (its `returns:`), else the spec."""
+    above = generated.read_text().splitlines()[:line]
+    name = next((m[1] for m in map(SHIM_OF.match, reversed(above)) if m), None)
+    f = next((f for f in spec.functions if f.name == name), None)
+    if f is None:
+        return (spec.path,)
+    argument = ARGUMENT.search(what)
+    if argument and 0 < int(argument[1]) <= len(f.params):
+        return f.params[int(argument[1]) - 1].where
+    return f.returns_where

@@ -73,3 +73,31 @@ def test_a_package_pkg_config_does_not_know_is_named_at_its_line(tmp_path):
     result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
                        check=False, env={"PKG_CONFIG_PATH": str(tmp_path / "pc")})
     assert_input_error(result, "tiny.yaml:3:", "pkg-config knows no package 'nosuchpackage'")
+
+
+def _tiny_spec(tmp_path, function):
+    """A spec over a header of one function, int tiny_each(int n, int (*f)(int)),
+    its functions: as given."""
+    (tmp_path / "tiny.h").write_text("int tiny_each(int n, int (*f)(int));\n")
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text("target: tiny\nincludes: [tiny.h]\nfunctions:\n" + function)
+    return spec
+
+
+@pytest.mark.parametrize("function, line, message", [
+    # line 5: its `returns:`, the function's first line the header does not know
+    ("  - name: tiny_none\n    returns: int\n    params:\n"
+     "      - {name: n, type: int, datatype: int}\n    error: {when: none}\n",
+     5, "implicit declaration of function 'tiny_none'"),
+    # line 8: the parameter whose type is not the header's
+    ("  - name: tiny_each\n    returns: int\n    params:\n"
+     "      - {name: n, type: int, datatype: int}\n"
+     "      - {name: f, type: \"int (*)(long)\", datatype: callback}\n"
+     "    error: {when: none}\n",
+     8, "passing argument 2 of 'tiny_each' from incompatible pointer type"),
+])
+def test_a_shim_that_does_not_compile_is_the_spec_s_line(tmp_path, function, line, message):
+    spec = _tiny_spec(tmp_path, function)
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
+                       check=False)
+    assert_input_error(result, f"{spec}:{line}: ", message)
