@@ -20,6 +20,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import yamlines
 from .errors import TrebuchetError
 
 # __builtin_classify_type's classes (GCC's typeclass.h)
@@ -75,8 +76,22 @@ def spelled(spec):
             | {f.returns for f in spec.functions if f.returns != "void"})
 
 
+MISSING_HEADER = re.compile(r"fatal error: (\S+): No such file or directory")
+
+
 def resolve_signatures(spec, probe):
-    return Signatures(spec, probe, resolve(spelled(spec), probe, "params"))
+    try:
+        return Signatures(spec, probe, resolve(spelled(spec), probe, "params"))
+    except TrebuchetError as e:
+        missing = MISSING_HEADER.search(str(e))
+        if not missing:
+            raise
+        # a header the spec's includes name (or one they include) is nowhere
+        # the compiler looks: the spec's `includes:` line, not the probe's
+        _, lines = yamlines.load(Path(spec.path).read_text(), spec.path)
+        raise TrebuchetError(f"the compiler finds no header {missing[1]} (includes, "
+                             f"with the spec's cflags: and pkg-config: folders)", spec.path,
+                             yamlines.line_of(lines, ("includes",))) from None
 
 
 def resolve_slots(signatures, datatypes):

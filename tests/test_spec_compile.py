@@ -101,3 +101,14 @@ def test_a_shim_that_does_not_compile_is_the_spec_s_line(tmp_path, function, lin
     result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
                        check=False)
     assert_input_error(result, f"{spec}:{line}: ", message)
+
+
+def test_a_header_the_compiler_cannot_find_is_the_includes_line(tmp_path):
+    spec = _tiny_spec(tmp_path, "  - name: tiny_each\n    returns: int\n    params:\n"
+                                "      - {name: n, type: int, datatype: int}\n"
+                                "      - {name: f, type: \"int (*)(int)\", datatype: callback}\n"
+                                "    error: {when: none}\n")
+    spec.write_text(spec.read_text().replace("includes: [tiny.h]", "includes: [tiny.h, nope.h]"))
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
+                       check=False)
+    assert_input_error(result, f"{spec}:2: ", "the compiler finds no header nope.h")
