@@ -18,6 +18,7 @@ per line, and nothing that changes when the same run is made again (no
 store path, run number, host or date).  So a pull request's diff of it reads
 as "these cases now fail, these now pass".  The numbers come from metrics."""
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,20 +157,62 @@ def _line_of(text, where):
     return None if opening is None else opening + 2 + where[1]
 
 
+SQLITE_MAGIC = b"SQLite format 3\0"
+CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
+
+
+def _text_of(path):
+    """The file's text, or one line on what it is instead: CI passes the
+    store for the baseline, a checkout leaves a merge conflict in it."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise TrebuchetError(e.strerror or str(e), path) from None
+    if raw.startswith(SQLITE_MAGIC):
+        raise TrebuchetError("a SQLite store, not a baseline: --baseline takes the file "
+                             "`trebuchet baseline --out` wrote, --db the store", path)
+    if not raw.strip():
+        raise TrebuchetError("empty, not a baseline (`trebuchet baseline --out` writes one)",
+                             path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TrebuchetError(f"not a baseline: byte 0x{raw[e.start]:02x} is not UTF-8 text",
+                             path, raw[:e.start].count(b"\n") + 1) from None
+    conflict = CONFLICT_MARKER.search(text)
+    if conflict:
+        raise TrebuchetError(f"an unresolved merge conflict ('{conflict.group(1)}'): resolve "
+                             f"it, or write the baseline again with `trebuchet baseline`", path,
+                             text.count("\n", 0, conflict.start()) + 1)
+    return text
+
+
+def _check_format(data, text, path):
+    """That the file says it is a baseline this trebuchet reads; what it
+    says instead, and what this trebuchet reads, when it is not."""
+    held = data.get("format") if isinstance(data, dict) else None
+    if held == FORMAT:
+        return
+    line = next((i for i, l in enumerate(text.splitlines(), 1) if '"format"' in l), None)
+    if isinstance(held, str) and held.startswith(FORMAT.rsplit(" ", 1)[0] + " "):
+        raise TrebuchetError(f"a baseline of format \"{held}\", which this trebuchet does not "
+                             f"read (it reads \"{FORMAT}\"): gate with the trebuchet that wrote "
+                             f"it, or write the baseline again with this one", path, line)
+    said = "no \"format\" key" if held is None else f"\"format\": {json.dumps(held)}"
+    raise TrebuchetError(f"not a baseline: it has {said} (a baseline made by `trebuchet "
+                         f"baseline` has \"format\": \"{FORMAT}\")", path, line)
+
+
 def read(path):
     """Reads and checks a baseline file (against schemas/baseline.schema.json,
     and that each listed case is of a function it lists); a bad one is a
     one-line error naming the file, and the line where it can be told."""
+    text = _text_of(path)
     try:
-        text = Path(path).read_text()
         data = json.loads(text)
-    except OSError as e:
-        raise TrebuchetError(e.strerror or str(e), path) from None
     except json.JSONDecodeError as e:
         raise TrebuchetError(f"not a baseline: {e.msg}", path, e.lineno) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise TrebuchetError(f"not a baseline of this trebuchet (its first key is "
-                             f"\"format\": \"{FORMAT}\")", path)
+    _check_format(data, text, path)
     errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data),
                     key=lambda e: list(map(str, e.absolute_path)))
     if errors:

@@ -3,15 +3,17 @@ becomes a one-line message and exit code 2, never a traceback.
 
 Exit codes: the table in exitcodes.py."""
 import argparse
+import functools
 import json
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
 from . import triage
-from .errors import TrebuchetError
+from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
 DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
@@ -203,6 +205,25 @@ def cmd_compare(args):
     return Exit.REGRESSED if result.regressed else Exit.OK
 
 
+def _never_one(command):
+    """For baseline and gate, whose exit 1 CI reads as "robustness
+    regressed": an error no check foresaw is a harness error (3) in one
+    line, never Python's traceback and 1."""
+    @functools.wraps(command)
+    def guarded(args):
+        try:
+            return command(args)
+        except (TrebuchetError, KeyboardInterrupt, BrokenPipeError):
+            raise
+        except sqlite3.DatabaseError as e:
+            raise HarnessError(f"the store is broken ({e})", args.db) from None
+        except Exception as e:
+            raise HarnessError(f"stopped by an error of trebuchet itself, so there is no "
+                               f"verdict: {type(e).__name__}: {e}") from None
+    return guarded
+
+
+@_never_one
 def cmd_baseline(args):
     from trebuchet.reports import baseline
 
@@ -214,6 +235,7 @@ def cmd_baseline(args):
     return Exit.OK
 
 
+@_never_one
 def cmd_gate(args):
     from importlib.metadata import version
 

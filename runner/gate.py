@@ -35,7 +35,7 @@ from trebuchet.reports import findings_store
 from trebuchet.reports import metrics, platform, store
 
 from . import build, emit_c, executor, repro, spec as specs
-from .errors import TrebuchetError
+from .errors import HarnessError, TrebuchetError
 from .names import outcome_brief
 
 DEFAULT_CONFIRM = 3
@@ -168,7 +168,13 @@ def _rerun_once(suspects, plugin, timeout_ms, dictionary):
     with tempfile.NamedTemporaryFile("w", suffix=".cases") as listing:
         listing.write("".join(f"{n.function} {n.case}\n" for n in suspects))
         listing.flush()
-        outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000, dictionary)
+        try:
+            outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000, dictionary)
+        except TrebuchetError as e:
+            raise HarnessError(f"running new failures again failed: {e}") from None
+    if len(outcomes) != len(suspects):
+        raise HarnessError(f"running {len(suspects)} new failures again gave "
+                           f"{len(outcomes)} results")
     for suspect, again in zip(suspects, outcomes):
         suspect.reruns.append(again)
 

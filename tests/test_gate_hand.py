@@ -265,8 +265,8 @@ def test_a_baseline_is_read_back_as_written_and_a_bad_one_named_at_its_line(comp
         return str(e.value).removeprefix(f"{bad}:{line}: " if line else f"{bad}: ")
 
     assert refused("{\n  nope", 2).startswith("not a baseline: ")
-    assert refused('{"format": "other"}\n').startswith("not a baseline of this trebuchet")
-    assert refused("[]\n").startswith("not a baseline of this trebuchet")
+    assert refused('{"format": "other"}\n', 1).startswith('not a baseline: it has "format": "other"')
+    assert refused("[]\n").startswith('not a baseline: it has no "format" key')
     wrong = list(lines)
     wrong[failing + 1] = wrong[failing + 1].replace('"RESTART"', '"RESTARTS"')
     assert refused("\n".join(wrong), failing + 2).startswith("failing/1/outcome: 'RESTARTS'")
