@@ -24,7 +24,7 @@ from pathlib import Path
 
 import jsonschema
 
-from trebuchet.runner import paths
+from trebuchet.runner import paths, spec as specs
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
@@ -58,6 +58,20 @@ def newest_full_run(conn, target, db):
                              f"{row['shards']} only: `trebuchet merge` joins the shards first",
                              db)
     return row["id"]
+
+
+def stored_target(db, name):
+    """(target, spec name) of what `--target NAME` names in the store db: a
+    spec's path names its `target:`; a bare name names that target, whose
+    spec is the one its newest run recorded (a run made from path/kv.yaml
+    is found by `--target kv`), else the one under targets/."""
+    if specs.names_a_file(name):
+        return specs.load(specs.find_spec(name)).target, name
+    row = store.connect(db).execute("SELECT spec FROM runs WHERE target = ? ORDER BY id DESC"
+                                    " LIMIT 1", (name,)).fetchone()
+    if row is None:
+        specs.find_spec(name)  # an unknown target is said so, with the known ones
+    return name, (row and row["spec"]) or name
 
 
 def _crash_scale(conn, db, target, run):

@@ -227,11 +227,11 @@ def _never_one(command):
 def cmd_baseline(args):
     from trebuchet.reports import baseline
 
-    spec = specs.load(specs.find_spec(args.target))
-    text = baseline.dumps(baseline.from_store(args.db, spec.target, args.target))
+    target, spec_name = baseline.stored_target(args.db, args.target)
+    text = baseline.dumps(baseline.from_store(args.db, target, spec_name))
     with open(_output(args.out), "w") as out:
         out.write(text)
-    print(f"baseline of {spec.target} written to {args.out}")
+    print(f"baseline of {target} written to {args.out}")
     return Exit.OK
 
 
@@ -477,9 +477,10 @@ def _parser():
         description="Writes the newest finished run of the target as a baseline file to commit:"
         " the run's parameters, per function its cases and rates, and every case that did not"
         " pass, one per line, sorted, so that a pull request's diff of it reads case by case."
-        " The target is recorded as given, and the gate finds the spec by it again.")
+        " The spec is recorded as the run was given it, and the gate finds it by that again.")
     bl.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
-    bl.add_argument("--target", required=True, help="a target name, or the path of a spec file")
+    bl.add_argument("--target", required=True, help="a target's name (its spec's `target:`),"
+                    " or the path of a spec file")
     bl.add_argument("--out", required=True, help="the baseline file to write")
     bl.set_defaults(func=cmd_baseline)
 
