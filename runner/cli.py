@@ -503,8 +503,8 @@ def _parser():
     gt.add_argument("--confirm", type=_bounded(int, 0, 100), default=3, metavar="N",
                     help="runs of each new failure that must all fail (default 3; 0 trusts"
                     " the stored outcome)")
-    gt.add_argument("--target", help="the spec to rerun cases with (default: as the baseline"
-                    " names it)")
+    gt.add_argument("--target", help="the spec to rerun cases with (default: the one the"
+                    " gated run was made with)")
     gt.add_argument("--emit-c", metavar="DIR", help="write a standalone C reproducer of each"
                     " confirmed new finding (a baseline without findings: of each of the first"
                     " 20 confirmed new failures) into DIR (new or empty)")

@@ -105,7 +105,7 @@ class NewFinding:
 @dataclass
 class GateResult:
     target: str
-    spec: str                 # how repro commands name the target
+    spec: str                 # the gated run's spec, as repro commands name it
     baseline: baselines.Baseline
     db: str
     info: metrics.RunInfo     # the gated run
@@ -187,18 +187,20 @@ def _rerun(result, plugin, timeout_ms, dictionary):
         _rerun_once(cases, plugin, timeout_ms, dictionary)
 
 
-def _spec_for(spec_name, baseline):
-    """The spec that runs the baseline's cases again: the one it was made with."""
+def _spec_for(result):
+    """The spec that runs the gated run's cases again: the one that run was
+    made with (a pull request's spec links the library it built), found
+    as --target names it, else as the run recorded it."""
+    info = result.info
     try:
-        path = specs.find_spec(spec_name)
+        path = specs.find_spec(result.spec)
     except TrebuchetError as e:
-        raise TrebuchetError(f"{e}; the baseline names its target '{spec_name}', as "
-                             f"`trebuchet baseline --target` was given it: run the gate from "
-                             f"the same folder, or name the spec with --target",
-                             baseline.path) from None
+        raise TrebuchetError(f"{e}; run {info.id} names its spec '{result.spec}': run the gate "
+                             f"from the folder it ran in, or name the spec with --target",
+                             result.db) from None
     spec = specs.load(path)
-    if spec.target != baseline.target or spec.digest != baseline.run["spec_digest"]:
-        raise TrebuchetError(f"the spec {spec_name} is not the one the baseline was made "
+    if spec.target != info.target or spec.digest != info.spec_digest:
+        raise TrebuchetError(f"the spec {result.spec} is not the one run {info.id} was made "
                              f"with (target {spec.target}, digest {spec.digest}); "
                              f"name the right one with --target", spec.path)
     return spec
@@ -211,8 +213,8 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
     run = baselines.newest_full_run(conn, baseline.target, db)
     info = metrics.RunInfo.read(conn, run)
     _check_parameters(baseline, info, db)
-    result = GateResult(baseline.target, spec_name or baseline.spec, baseline, str(db), info,
-                        confirm)
+    result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
+                        str(db), info, confirm)
     ran = {name: cases for name, cases in conn.execute(
         "SELECT function, count(*) FROM results WHERE run_id = ? GROUP BY function", (run,))}
     result.not_compared = sorted(ran.keys() ^ baseline.functions.keys())
@@ -238,7 +240,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
             result.fixed.append(before)
     _attach_findings(conn, run, result)
     if (result.new or result.new_findings) and confirm:
-        _rerun(result, build.build_plugin(_spec_for(result.spec, baseline), quiet=True),
+        _rerun(result, build.build_plugin(_spec_for(result), quiet=True),
                info.timeout_ms, baseline.run["dictionary"])
     result.seconds = time.monotonic() - started
     return result
@@ -305,7 +307,7 @@ def emit_reproducers(result, out_dir):
     chosen = reproduced(result)
     if not chosen:
         return []
-    spec = _spec_for(result.spec, result.baseline)
+    spec = _spec_for(result)
     if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
         _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
                     result.baseline.run["dictionary"])
