@@ -31,8 +31,13 @@ from trebuchet.runner.names import signal_name
 from . import dictionaries, findings_store, hindering, metrics, platform, silent, store
 
 FORMAT = "trebuchet baseline 1"
-# The run parameters that must match for two runs to be compared case by case.
-COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "spec_digest")
+# The run parameters that must match for two runs to be compared case by case;
+# the spec is compared function by function (CALL).
+COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest")
+# What makes a function's case N the same call in two runs: the C call and
+# the datatypes it draws from (a new errno list or error convention does not
+# change which values a case hands over, nor whether it crashes).
+CALL = ("signature", "datatypes")
 
 
 def case_line(function, index, values, outcome, signal, exit_status):
@@ -100,6 +105,10 @@ def from_store(db, target, spec_name):
                               restart_rate=round(f.restart_rate, 2),
                               failure_rate=round(f.failure_rate, 2))
                  for f in summary.functions}
+    for name, signature, datatypes in conn.execute(
+            "SELECT name, signature, datatypes FROM functions WHERE run_id = ?", (run,)):
+        if name in functions:
+            functions[name].update(signature=signature, datatypes=datatypes)
     for kind, scale in _crash_scale(conn, db, target, run):
         for f in scale.functions:
             functions[f.name].update({kind: f.count, f"{kind}_rate": round(f.rate, 2)})
@@ -217,9 +226,55 @@ def _check_format(data, text, path):
                          f"baseline` has \"format\": \"{FORMAT}\")", path, line)
 
 
+def rebased(path, new, functions):
+    """The baseline at path with the entries of functions taken from new (the
+    from_store() of a run drawn as it was): their counts, listed cases and
+    findings; every other function's are kept, and the run's parameters
+    are new's.  A pull request that changes or adds a function rebases it
+    alone, so the rest stays the reviewed baseline."""
+    old = _checked(path)
+    differ = [k for k in COMPARABLE if old["run"][k] != new["run"][k]]
+    if differ:
+        raise TrebuchetError(f"the run's {', '.join(differ)} differ from the baseline's, so its "
+                             f"functions cannot join it: write the whole baseline (without "
+                             f"--functions)", path)
+    unknown = [f for f in functions if f not in new["functions"]]
+    if unknown:
+        raise TrebuchetError(f"the newest run of {new['target']} did not run "
+                             f"{', '.join(unknown)}", path)
+    chosen = set(functions)
+    kept = lambda lines: [c for c in lines if c["function"] not in chosen]
+    taken = lambda lines: [c for c in lines if c["function"] in chosen]
+    by_case = lambda c: (c["function"], c["case"])
+    out = dict(old, spec=new["spec"], run=new["run"], functions={
+        **{n: c for n, c in old["functions"].items() if n not in chosen},
+        **{n: new["functions"][n] for n in functions}})
+    for key in ("failing", "setup"):
+        out[key] = sorted(kept(old[key]) + taken(new[key]), key=by_case)
+    if "findings" in old and "findings" in new:
+        mine = [f for f in new["findings"] if chosen & set(f["functions"])]
+        theirs = {f["fingerprint"] for f in mine}
+        out["findings"] = sorted([f for f in old["findings"] if not chosen & set(f["functions"])
+                                  and f["fingerprint"] not in theirs] + mine,
+                                 key=lambda f: f["fingerprint"])
+    else:  # one of them gates by case: so does the mix
+        out.pop("findings", None)
+    return out
+
+
 def read(path):
-    """Reads and checks a baseline file (against schemas/baseline.schema.json,
-    and that each listed case is of a function it lists); a bad one is a
+    """Reads and checks a baseline file (see _checked)."""
+    data = _checked(path)
+    keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
+    findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
+                else None)
+    return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
+                    keyed(data["failing"]), set(keyed(data["setup"])), findings)
+
+
+def _checked(path):
+    """A baseline file's data, checked against schemas/baseline.schema.json,
+    and that each listed case is of a function it lists; a bad one is a
     one-line error naming the file, and the line where it can be told."""
     text = _text_of(path)
     try:
@@ -239,8 +294,4 @@ def read(path):
             if c["function"] not in data["functions"]:
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
                                      f"baseline's functions", path, _line_of(text, [key, i]))
-    keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
-    findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
-                else None)
-    return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
-                    keyed(data["failing"]), set(keyed(data["setup"])), findings)
+    return data

@@ -5,7 +5,9 @@ One testsuite per target, one testcase per function.  A function with
 confirmed new failures gets one failure element listing each with its repro
 command (and its flaky ones after them); in a function without, each flaky
 new failure is a flakyFailure (Surefire's element for a test that failed
-and then passed on a rerun); a function only one side ran is skipped.
+and then passed on a rerun); a function the baseline lacks, or --functions
+left out, is skipped; one changed in the spec since the baseline is an
+error, with the command that rebases it.
 
 By finding, a function fails with the confirmed new findings among its
 cases, one failure element each, whose message begins with the source
@@ -65,13 +67,15 @@ def write(result, path):
     for g in result.confirmed_findings if result.by_finding else ():
         for function in g.finding.functions:
             found.setdefault(function, []).append(g)
-    functions = sorted(set(result.compared) | set(result.not_compared))
+    skipped = {**{f: "not in the baseline" for f in result.not_in_baseline},
+               **{f: "left out by --functions" for f in result.left_out}}
+    functions = sorted(set(result.compared) | set(skipped) | set(result.changed))
     failing = sum(1 for f in result.compared if f in (found if result.by_finding else confirmed))
+    errors = str(len(result.changed))
     root = ET.Element("testsuites", name="trebuchet gate", tests=str(len(functions)),
-                      failures=str(failing), errors="0", time=f"{result.seconds:.3f}")
+                      failures=str(failing), errors=errors, time=f"{result.seconds:.3f}")
     suite = ET.SubElement(root, "testsuite", name=result.target, tests=str(len(functions)),
-                          failures=str(failing), errors="0",
-                          skipped=str(len(result.not_compared)),
+                          failures=str(failing), errors=errors, skipped=str(len(skipped)),
                           time=f"{result.seconds:.3f}",
                           timestamp=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()),
                           hostname=socket.gethostname())
@@ -93,7 +97,11 @@ def write(result, path):
         else:
             case = _testcase(suite, result, function, confirmed.get(function, []),
                              flaky.get(function, []))
-        if function in result.not_compared:
-            ET.SubElement(case, "skipped", message="run by only one of the baseline and the run")
+        if function in skipped:
+            ET.SubElement(case, "skipped", message=skipped[function])
+        if function in result.changed:
+            ET.SubElement(case, "error", type="changed", message="changed in the spec since "
+                          "the baseline: not compared").text = \
+                result.baseline_command([function]) + "\n"
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)

@@ -228,7 +228,10 @@ def cmd_baseline(args):
     from trebuchet.reports import baseline
 
     target, spec_name = baseline.stored_target(args.db, args.target)
-    text = baseline.dumps(baseline.from_store(args.db, target, spec_name))
+    made = baseline.from_store(args.db, target, spec_name)
+    if args.functions:
+        made = baseline.rebased(args.out, made, _split(args.functions))
+    text = baseline.dumps(made)
     with open(_output(args.out), "w") as out:
         out.write(text)
     print(f"baseline of {target} written to {args.out}")
@@ -248,7 +251,7 @@ def cmd_gate(args):
     for path in (args.junit, args.sarif):
         if path:
             _output(path)
-    result = gate.gate(args.db, args.baseline, args.confirm, args.target)
+    result = gate.gate(args.db, args.baseline, args.confirm, args.target, _split(args.functions))
     if args.junit:
         junit.write(result, args.junit)
     if args.sarif:
@@ -260,7 +263,7 @@ def cmd_gate(args):
         what = "confirmed new finding" if result.by_finding else "confirmed new failure"
         print(f"standalone C reproducers of {metrics.plural(len(written), what)} written to "
               f"{args.emit_c}/ (make -C {written[0]} run builds and runs the first)")
-    return Exit.REGRESSED if result.failed else Exit.OK
+    return Exit.REGRESSED if result.failed else Exit.INPUT if result.refused else Exit.OK
 
 
 def cmd_merge(args):
@@ -482,6 +485,9 @@ def _parser():
     bl.add_argument("--target", required=True, help="a target's name (its spec's `target:`),"
                     " or the path of a spec file")
     bl.add_argument("--out", required=True, help="the baseline file to write")
+    bl.add_argument("--functions", metavar="F,G", help="take only these functions from the run"
+                    " (a function the spec changed or added, as the gate names it) into the"
+                    " baseline --out holds, keeping the others as they are")
     bl.set_defaults(func=cmd_baseline)
 
     gt = sub.add_parser(
@@ -493,9 +499,13 @@ def _parser():
         " one that fails every time counts (the others are reported as flaky). A baseline that"
         " lists findings gates by finding: a new failure of a finding it knows is reported, and"
         " a new finding with a confirmed new failure (or a newly broken error promise) fails."
+        " The spec is compared function by function: one the run adds is listed, one whose"
+        " call or datatypes changed is refused alone, with the command that rebases it."
         " Exit 1 when a new finding (by case: a new failure) is confirmed, 0 when none is, 2 for"
-        " bad input: the run's seed, cap, dictionary or spec differ from the baseline's, the"
-        " newest run holds one shard only, or the baseline is malformed.")
+        " bad input: the run's seed, cap or dictionary differ from the baseline's, a function"
+        " changed, the run left out some of the baseline's functions (see --functions), the"
+        " newest run holds one shard only, or the baseline is malformed; 3 when the harness or"
+        " the store broke.")
     gt.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     gt.add_argument("--baseline", required=True, help="the file `trebuchet baseline` wrote")
     gt.add_argument("--junit", metavar="FILE", help="write the verdict as JUnit XML")
@@ -503,6 +513,8 @@ def _parser():
     gt.add_argument("--confirm", type=_bounded(int, 0, 100), default=3, metavar="N",
                     help="runs of each new failure that must all fail (default 3; 0 trusts"
                     " the stored outcome)")
+    gt.add_argument("--functions", metavar="F,G", help="the functions meant, when the run"
+                    " holds fewer of the baseline's than it lists (without it, that fails)")
     gt.add_argument("--target", help="the spec to rerun cases with (default: the one the"
                     " gated run was made with)")
     gt.add_argument("--emit-c", metavar="DIR", help="write a standalone C reproducer of each"

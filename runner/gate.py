@@ -111,7 +111,9 @@ class GateResult:
     info: metrics.RunInfo     # the gated run
     confirm: int
     compared: dict = field(default_factory=dict)  # function -> cases compared
-    not_compared: list = field(default_factory=list)  # functions one side ran
+    not_in_baseline: list = field(default_factory=list)  # functions the run adds
+    changed: list = field(default_factory=list)   # functions whose call or datatypes changed
+    left_out: list = field(default_factory=list)  # the baseline's, not in --functions
     new: list = field(default_factory=list)       # [NewFailure]
     fixed: list = field(default_factory=list)     # baseline case lines that pass now
     still_failing: int = 0
@@ -149,9 +151,58 @@ class GateResult:
         return (f"trebuchet repro --target {self.spec} --function {case.function} --case {case.case}"
                 + ("" if dictionary == "ours" else f" --dictionary {dictionary}"))
 
-    def baseline_command(self):
+    @property
+    def refused(self):
+        """Functions changed in the spec since the baseline were not gated:
+        without a confirmed regression elsewhere, that is the verdict (exit 2)."""
+        return bool(self.changed) and not self.failed
+
+    def baseline_command(self, functions=()):
+        """The command that writes the baseline from the gated run; with
+        functions, that takes only theirs from it."""
         return (f"trebuchet baseline --db {self.db} --target {self.spec} "
-                f"--out {self.baseline.path}")
+                f"--out {self.baseline.path}"
+                + (f" --functions {','.join(functions)}" if functions else ""))
+
+
+def _sort_functions(result, ran, chosen):
+    """Which functions are compared: those both sides ran with the same call
+    and datatypes.  One the run adds is listed, one changed in the spec is
+    refused alone; every one of the baseline's must have run, unless
+    --functions (chosen) names the ones meant."""
+    baseline, run = result.baseline, result.info.id
+    if chosen:
+        unknown = [f for f in chosen if f not in ran]
+        if unknown:
+            raise TrebuchetError(f"--functions names {', '.join(unknown)}, which run {run} did "
+                                 f"not run", result.db)
+        ran = {f: ran[f] for f in chosen}
+        result.left_out = sorted(baseline.functions.keys() - ran.keys())
+    missing = sorted(baseline.functions.keys() - ran.keys() - set(result.left_out))
+    if missing:
+        raise TrebuchetError(f"run {run} ran {len(baseline.functions) - len(missing)} of the "
+                             f"baseline's {len(baseline.functions)} functions, not "
+                             f"{', '.join(missing)}: run them too, or name the functions meant "
+                             f"with --functions", result.db)
+    result.not_in_baseline = sorted(ran.keys() - baseline.functions.keys())
+    for name in sorted(ran.keys() & baseline.functions.keys()):
+        *call, cases = ran[name]
+        before = baseline.functions[name]
+        if _changed(before, call, baseline.run, result.info):
+            result.changed.append(name)
+        elif cases != before["cases"]:
+            raise TrebuchetError(f"{name}: run {run} holds {cases} cases, the baseline "
+                                 f"{before['cases']}; the runs drew other cases", result.db)
+        else:
+            result.compared[name] = cases
+
+
+def _changed(before, call, baseline_run, info):
+    """Whether a function's call or datatypes changed since the baseline; a
+    baseline written before it listed them has only the whole spec's digest."""
+    if "signature" in before:
+        return [before[k] for k in baselines.CALL] != call
+    return baseline_run["spec_digest"] != info.spec_digest
 
 
 def _check_parameters(baseline, info, db):
@@ -206,7 +257,9 @@ def _spec_for(result):
     return spec
 
 
-def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
+def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=None):
+    """functions: the ones meant (--functions), when the run holds fewer
+    of the baseline's than it lists."""
     started = time.monotonic()
     baseline = baselines.read(baseline_path)
     conn = store.connect(db)
@@ -215,15 +268,11 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
     _check_parameters(baseline, info, db)
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
                         str(db), info, confirm)
-    ran = {name: cases for name, cases in conn.execute(
-        "SELECT function, count(*) FROM results WHERE run_id = ? GROUP BY function", (run,))}
-    result.not_compared = sorted(ran.keys() ^ baseline.functions.keys())
-    for name in sorted(ran.keys() & baseline.functions.keys()):
-        if ran[name] != baseline.functions[name]["cases"]:
-            raise TrebuchetError(f"{name}: run {run} holds {ran[name]} cases, the baseline "
-                                 f"{baseline.functions[name]['cases']}; the runs drew other "
-                                 f"cases", db)
-        result.compared[name] = ran[name]
+    ran = {name: (signature, datatypes, cases) for name, signature, datatypes, cases in
+           conn.execute("SELECT r.function, f.signature, f.datatypes, count(*) FROM results r"
+                        " JOIN functions f ON f.run_id = r.run_id AND f.name = r.function"
+                        " WHERE r.run_id = ? GROUP BY r.function", (run,))}
+    _sort_functions(result, ran, functions)
     for function, index, values, outcome, signal, exit_status in conn.execute(
             "SELECT function, case_index, value_names, outcome, signal, exit_status"
             " FROM results WHERE run_id = ? ORDER BY function, case_index", (run,)):
@@ -365,9 +414,37 @@ def _findings_text(r):
     if r.fixed:
         lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
-    lines.append(f"gate failed: {_plural(len(confirmed), 'confirmed new finding')}"
-                 if r.failed else "gate passed: no confirmed new finding")
+    lines.append(_verdict(r, "new finding"))
     return lines
+
+
+def _functions_text(r):
+    """The functions not compared, each kind with what to do about it."""
+    lines = []
+    if r.left_out:
+        lines.append(f"left out by --functions: {', '.join(r.left_out)}")
+    if r.not_in_baseline:
+        lines.append(f"not in the baseline (not compared): {', '.join(r.not_in_baseline)}; "
+                     f"`{r.baseline_command(r.not_in_baseline)}` adds "
+                     f"{'it' if len(r.not_in_baseline) == 1 else 'them'}")
+    if r.changed:
+        lines.append(f"changed in the spec since the baseline (call or datatypes; refused, not "
+                     f"compared): {', '.join(r.changed)}")
+        lines += [f"  `{r.baseline_command([name])}` rebases {name} on run {r.info.id}"
+                  for name in r.changed]
+    return lines
+
+
+def _verdict(r, what):
+    """The last line: failed, refused (a changed function and nothing
+    failed), or passed."""
+    confirmed = r.confirmed_findings if r.by_finding else r.confirmed
+    if r.failed:
+        return f"gate failed: {_plural(len(confirmed), 'confirmed ' + what)}"
+    if r.refused:
+        return (f"gate refused: {_plural(len(r.changed), 'function')} changed in the spec since "
+                f"the baseline, and no confirmed {what} elsewhere")
+    return f"gate passed: no confirmed {what}"
 
 
 def as_text(r):
@@ -381,8 +458,7 @@ def as_text(r):
                                     ("the baseline", f"run {r.info.id}"))
     if different:
         lines.insert(1, different)
-    if r.not_compared:
-        lines.append(f"not compared (run by one side only): {', '.join(r.not_compared)}")
+    lines += _functions_text(r)
     if r.confirm:
         checked = f"each run again {'once' if r.confirm == 1 else f'{r.confirm} times'} on its own"
     else:
@@ -419,6 +495,5 @@ def as_text(r):
     else:
         lines.append(f"run {r.info.id} has no findings made (`trebuchet findings --db {r.db}`"
                      f" makes them), so it is gated case by case")
-    lines.append(f"gate failed: {_plural(len(r.confirmed), 'confirmed new failure')}"
-                 if r.failed else "gate passed: no confirmed new failure")
+    lines.append(_verdict(r, "new failure"))
     return "\n".join(lines)

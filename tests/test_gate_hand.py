@@ -71,7 +71,7 @@ def test_each_case_is_new_failing_in_both_fixed_or_neither(compared):
     assert [(c["function"], c["case"], c["outcome"]) for c in result.fixed] == [
         ("demo_count", 4, "RESTART")]
     assert result.compared == {"demo_clamp": 1, "demo_count": 6}
-    assert result.not_compared == ["demo_length"]
+    assert (result.not_in_baseline, result.changed, result.left_out) == (["demo_length"], [], [])
     # --confirm 0 trusts the stored outcome: every new failure is confirmed
     assert (len(result.confirmed), len(result.flaky), result.failed) == (2, 0, True)
 
@@ -82,7 +82,8 @@ def test_the_text_gives_the_verdict_and_a_repro_command_per_failure(compared):
     assert gate.as_text(result).splitlines() == [
         f"gate demolib: run 2 of {db} (v) against {path} (v)",
         "compared 7 cases in 2 functions; 1 failing in both",
-        "not compared (run by one side only): demo_length",
+        f"not in the baseline (not compared): demo_length; `trebuchet baseline --db {db}"
+        f" --target {SPEC} --out {path} --functions demo_length` adds it",
         "new failures: 2, not run again, as --confirm 0 asks: 2 confirmed, 0 flaky",
         "  demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV",
         f"    {repro} 0",
@@ -118,8 +119,7 @@ def test_junit_has_a_failure_for_the_function_with_new_failures(compared, tmp_pa
         "demo_count(string:LONG, int:ONE) case 5: RESTART",
         f"  trebuchet repro --target {SPEC} --function demo_count --case 5"]
     assert cases["demo_clamp"].find("failure") is None and not list(cases["demo_clamp"])
-    assert cases["demo_length"].find("skipped").get("message") == \
-        "run by only one of the baseline and the run"
+    assert cases["demo_length"].find("skipped").get("message") == "not in the baseline"
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert properties == {"baseline": result.baseline.path, "store": result.db, "run": "2",
                           "library": "v", "baseline library": "v", "seed": "1", "cap": "10",
@@ -158,7 +158,7 @@ def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
 def test_runs_that_drew_other_cases_are_refused(compared, tmp_path):
     _, db, path = compared
     data = json.loads(path.read_text())
-    for key, value in (("seed", 2), ("cap", 11), ("spec_digest", "other")):
+    for key, value in (("seed", 2), ("cap", 11), ("dictionary_digest", "other")):
         edited = tmp_path / f"{key}.baseline"
         edited.write_text(baselines.dumps(dict(data, run=dict(data["run"], **{key: value}))))
         with pytest.raises(TrebuchetError, match=f"its {key} \\({value} in the baseline"):
@@ -253,7 +253,8 @@ def test_a_baseline_is_read_back_as_written_and_a_bad_one_named_at_its_line(comp
     assert read.setup == {("demo_count", 3)}
     assert read.functions["demo_count"] == dict(cases=6, setup=1, abort=1, restart=1,
                                                 abort_rate=20.0, restart_rate=20.0,
-                                                failure_rate=40.0)
+                                                failure_rate=40.0, datatypes="string int",
+                                                signature=BASELINE["demo_count"]["signature"])
     lines = path.read_text().splitlines()
     failing = lines.index(' "failing": [') + 1  # the first failing case's line, 0-based
 
