@@ -30,7 +30,10 @@ from trebuchet.runner.names import signal_name
 
 from . import dictionaries, findings_store, hindering, metrics, platform, silent, store
 
-FORMAT = "trebuchet baseline 1"
+# The format written; 2 records each function's call and datatypes.  Every
+# format read: a file of format 1 stands by its run's spec_digest instead.
+FORMAT = "trebuchet baseline 2"
+FORMATS = ("trebuchet baseline 1", FORMAT)
 # The run parameters that must match for two runs to be compared case by case;
 # the spec is compared function by function (CALL).
 COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest")
@@ -214,13 +217,14 @@ def _check_format(data, text, path):
     """That the file says it is a baseline this trebuchet reads; what it
     says instead, and what this trebuchet reads, when it is not."""
     held = data.get("format") if isinstance(data, dict) else None
-    if held == FORMAT:
+    if held in FORMATS:
         return
     line = next((i for i, l in enumerate(text.splitlines(), 1) if '"format"' in l), None)
     if isinstance(held, str) and held.startswith(FORMAT.rsplit(" ", 1)[0] + " "):
         raise TrebuchetError(f"a baseline of format \"{held}\", which this trebuchet does not "
-                             f"read (it reads \"{FORMAT}\"): gate with the trebuchet that wrote "
-                             f"it, or write the baseline again with this one", path, line)
+                             f"read (it reads \"{FORMATS[0]}\" to \"{FORMAT}\"): gate with "
+                             f"the trebuchet that wrote it, or write the baseline again with "
+                             f"this one", path, line)
     said = "no \"format\" key" if held is None else f"\"format\": {json.dumps(held)}"
     raise TrebuchetError(f"not a baseline: it has {said} (a baseline made by `trebuchet "
                          f"baseline` has \"format\": \"{FORMAT}\")", path, line)
@@ -246,7 +250,7 @@ def rebased(path, new, functions):
     kept = lambda lines: [c for c in lines if c["function"] not in chosen]
     taken = lambda lines: [c for c in lines if c["function"] in chosen]
     by_case = lambda c: (c["function"], c["case"])
-    out = dict(old, spec=new["spec"], run=new["run"], functions={
+    out = dict(old, format=new["format"], spec=new["spec"], run=new["run"], functions={
         **{n: c for n, c in old["functions"].items() if n not in chosen},
         **{n: new["functions"][n] for n in functions}})
     for key in ("failing", "setup"):
