@@ -251,7 +251,8 @@ def cmd_gate(args):
     for path in (args.junit, args.sarif):
         if path:
             _output(path)
-    result = gate.gate(args.db, args.baseline, args.confirm, args.target, _split(args.functions))
+    result = gate.gate(args.db, args.baseline, args.confirm, args.target, _split(args.functions),
+                       args.fail_on_fixed, args.fail_on_flaky)
     if args.junit:
         junit.write(result, args.junit)
     if args.sarif:
@@ -513,6 +514,10 @@ def _parser():
     gt.add_argument("--confirm", type=_bounded(int, 0, 100), default=3, metavar="N",
                     help="runs of each new failure that must all fail (default 3; 0 trusts"
                     " the stored outcome)")
+    gt.add_argument("--fail-on-fixed", action="store_true", help="fail (exit 1) while the"
+                    " baseline lists cases that pass now, so that it is updated with each fix")
+    gt.add_argument("--fail-on-flaky", action="store_true", help="fail (exit 1) on flaky new"
+                    " failures (by finding: new findings not confirmed) too")
     gt.add_argument("--functions", metavar="F,G", help="the functions meant, when the run"
                     " holds fewer of the baseline's than it lists (without it, that fails)")
     gt.add_argument("--target", help="the spec to rerun cases with (default: the one the"

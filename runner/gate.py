@@ -120,6 +120,8 @@ class GateResult:
     seconds: float = 0.0
     new_findings: list = field(default_factory=list)  # [NewFinding]: by finding only
     analyzed: bool = True  # the gated run's findings were made
+    fail_on_fixed: bool = False  # a ratchet: fixed cases fail until the baseline is updated
+    fail_on_flaky: bool = False  # flaky new failures (findings) count as confirmed ones
 
     @property
     def by_finding(self):
@@ -143,8 +145,26 @@ class GateResult:
         return [n for n in self.new if not n.confirmed]
 
     @property
+    def flaky_counted(self):
+        """The flaky new failures (by finding: findings) --fail-on-flaky counts."""
+        if not self.fail_on_flaky:
+            return []
+        return [f for f in self.new_findings if not f.confirmed] if self.by_finding else self.flaky
+
+    @property
+    def failures(self):
+        """Why the gate fails, one phrase per reason; none: it does not."""
+        what = "new finding" if self.by_finding else "new failure"
+        confirmed = self.confirmed_findings if self.by_finding else self.confirmed
+        return ([_plural(len(confirmed), f"confirmed {what}")] if confirmed else []) + \
+            ([f"{_plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
+             if self.flaky_counted else []) + \
+            ([f"{_plural(len(self.fixed), 'fixed case')} the baseline still lists "
+              f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else [])
+
+    @property
     def failed(self):
-        return bool(self.confirmed_findings if self.by_finding else self.confirmed)
+        return bool(self.failures)
 
     def repro_command(self, case):
         dictionary = self.baseline.run["dictionary"]
@@ -257,7 +277,8 @@ def _spec_for(result):
     return spec
 
 
-def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=None):
+def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=None,
+         fail_on_fixed=False, fail_on_flaky=False):
     """functions: the ones meant (--functions), when the run holds fewer
     of the baseline's than it lists."""
     started = time.monotonic()
@@ -267,7 +288,8 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     info = metrics.RunInfo.read(conn, run)
     _check_parameters(baseline, info, db)
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
-                        str(db), info, confirm)
+                        str(db), info, confirm, fail_on_fixed=fail_on_fixed,
+                        fail_on_flaky=fail_on_flaky)
     ran = {name: (signature, datatypes, cases) for name, signature, datatypes, cases in
            conn.execute("SELECT r.function, f.signature, f.datatypes, count(*) FROM results r"
                         " JOIN functions f ON f.run_id = r.run_id AND f.name = r.function"
@@ -438,9 +460,8 @@ def _functions_text(r):
 def _verdict(r, what):
     """The last line: failed, refused (a changed function and nothing
     failed), or passed."""
-    confirmed = r.confirmed_findings if r.by_finding else r.confirmed
     if r.failed:
-        return f"gate failed: {_plural(len(confirmed), 'confirmed ' + what)}"
+        return f"gate failed: {'; '.join(r.failures)}"
     if r.refused:
         return (f"gate refused: {_plural(len(r.changed), 'function')} changed in the spec since "
                 f"the baseline, and no confirmed {what} elsewhere")
@@ -479,7 +500,9 @@ def as_text(r):
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
     if r.flaky:
-        lines.append("flaky new failures (did not fail every time again; not counted):")
+        lines.append("flaky new failures (did not fail every time again; "
+                     + ("counted, as --fail-on-flaky asks):" if r.fail_on_flaky
+                        else "not counted):"))
         lines += _section(r.flaky, lambda n: [
             f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns_described)}"],
             "flaky", "--junit lists every one")

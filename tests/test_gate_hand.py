@@ -103,12 +103,18 @@ def test_junit_has_a_failure_for_the_function_with_new_failures(compared, tmp_pa
     result, _, _ = compared
     junit.write(result, tmp_path / "j.xml")
     root = junit_valid(tmp_path / "j.xml")
-    assert (root.get("tests"), root.get("failures")) == ("3", "1")
+    assert (root.get("tests"), root.get("failures")) == ("4", "1")
     suite = root.find("testsuite")
     assert (suite.get("name"), suite.get("tests"), suite.get("failures"),
-            suite.get("skipped")) == ("demolib", "3", "1", "1")
+            suite.get("skipped")) == ("demolib", "4", "1", "1")
     cases = {c.get("name"): c for c in suite.iter("testcase")}
-    assert list(cases) == ["demo_clamp", "demo_count", "demo_length"]
+    assert list(cases) == ["demo_clamp", "demo_count", "demo_length", "demo_count case 4 fixed"]
+    # a fixed case passed, and says so
+    fixed = cases["demo_count case 4 fixed"]
+    assert fixed.get("classname") == "demolib.demo_count" and fixed.find("failure") is None
+    assert fixed.find("system-out").text == (
+        "demo_count(string:LONG, int:ZERO) case 4: RESTART in the baseline, passes now;"
+        f" `{result.baseline_command()}` updates the baseline\n")
     failure = cases["demo_count"].find("failure")
     assert failure.get("type") == "ABORT RESTART"
     assert failure.get("message") == ("2 new failing cases: passed in the baseline, fail now"
@@ -145,7 +151,15 @@ def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
         ("ABORT", 0, "error", {"trebuchetCase/v1": "demolib/demo_count/0"}, where, logical,
          dict(case=0, values=VALUES[0].split(), outcome="ABORT SIGSEGV", reruns=[])),
         ("RESTART", 1, "error", {"trebuchetCase/v1": "demolib/demo_count/5"}, where, logical,
-         dict(case=5, values=VALUES[5].split(), outcome="RESTART", reruns=[]))]
+         dict(case=5, values=VALUES[5].split(), outcome="RESTART", reruns=[])),
+        ("RESTART", 1, "none", {"trebuchetCase/v1": "demolib/demo_count/4"}, where, logical,
+         dict(case=4, values=VALUES[4].split(), fixed=True))]
+    # the fixed case: absent now, a pass, not an alert
+    assert [(r.get("baselineState"), r.get("kind")) for r in run["results"]] == [
+        (None, None), (None, None), ("absent", "pass")]
+    assert run["results"][2]["message"]["text"] == (
+        "demo_count(string:LONG, int:ZERO) (case 4) ended RESTART in the baseline and passes"
+        f" now. Update the baseline: {result.baseline_command()}")
     assert run["results"][0]["message"]["text"] == (
         "demo_count(string:NULL, int:ZERO) (case 0) now ends ABORT SIGSEGV; it passed in the"
         " baseline and was not run again (--confirm 0). Reproduce: trebuchet repro --target"
@@ -205,7 +219,7 @@ def test_reruns_decide_what_is_confirmed_and_what_flaky(compared, tmp_path):
         "demo_count(string:LONG, int:ONE) case 5: RESTART",
         f"  trebuchet repro --target {SPEC} --function demo_count --case 5"]
 
-    [only] = sarif.document(result, specs.load(ROOT / SPEC), "1")["runs"][0]["results"]
+    [only, _fixed] = sarif.document(result, specs.load(ROOT / SPEC), "1")["runs"][0]["results"]
     assert "and failed again on 3 of 3 reruns." in only["message"]["text"]
     assert only["properties"]["reruns"] == ["ABORT SIGSEGV"] * 3
 
