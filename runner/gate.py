@@ -2,18 +2,23 @@
 
 The newest finished run of the baseline's target is compared with the
 baseline case by case.  The two runs drew the same cases, with the same
-values, when their seed, cap, dictionary (and the digest of its values) and
-spec digest match; otherwise the comparison means nothing and the gate
-stops with exit code 2 naming what differs.  Functions only one side ran
-are named and not compared.
+values, when their seed, cap, dictionary (and the digest of its values)
+match; otherwise the comparison means nothing and the gate stops with exit
+code 2 naming what differs.  The spec is compared function by function, by
+each one's C call and datatypes: a function the run adds is listed, not
+compared; one that changed is refused alone (exit 2 when nothing else
+fails), with the command that rebases it; one of the baseline's that the
+run did not run stops the gate unless --functions names the ones meant.
 
 A case is a new failure when it fails now (ABORT or RESTART) and passed in
 the baseline (it is not listed there: SETUP cases are listed, and never
 reached the function).  As CI fuzzers do, only what reproduces counts: each
 new failure is run again, on its own, --confirm times; one that fails every
 time is confirmed and fails the gate (exit 1), one that does not is flaky,
-reported and not counted.  Baseline failures that pass now are fixed, and
-the command that writes a new baseline is given.
+reported and not counted (--fail-on-flaky counts it).  They run again with
+the gated run's own spec, so against the library that failed.  Baseline
+failures that pass now are fixed, and the command that writes a new
+baseline is given (--fail-on-fixed fails until it is run).
 
 A baseline that lists findings gates by finding: each new failure belongs
 to a finding of the run (reports/findings.py); one of a finding the
