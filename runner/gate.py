@@ -248,10 +248,7 @@ def _rerun_once(suspects, plugin, timeout_ms, dictionary):
             outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000, dictionary)
         except TrebuchetError as e:
             raise HarnessError(f"running new failures again failed: {e}") from None
-    if len(outcomes) != len(suspects):
-        raise HarnessError(f"running {len(suspects)} new failures again gave "
-                           f"{len(outcomes)} results")
-    for suspect, again in zip(suspects, outcomes):
+    for suspect, again in zip(suspects, outcomes, strict=True):  # one each, or no verdict
         suspect.reruns.append(again)
 
 

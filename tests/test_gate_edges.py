@@ -81,3 +81,25 @@ def test_a_run_without_findings_against_a_baseline_with_some_says_so(compared): 
         f"run 2 has no findings made (`trebuchet findings --db {db}` makes them), so it is"
         f" gated case by case")
     assert json.dumps(result.failures) == '["2 confirmed new failures"]'
+
+
+def test_long_lists_of_flaky_and_fixed_cases_are_cut_too(compared):  # noqa: F811
+    result, _, _ = compared
+    [first, _] = result.new
+    result.confirm = 1
+    result.new = [gate.NewFailure(first.function, i, first.values, "ABORT", 11,
+                                  reruns=[dict(outcome="PASS", signal=None, exit_status=None)])
+                  for i in range(51)]
+    result.fixed = [dict(result.fixed[0], case=i) for i in range(52)]
+    text = gate.as_text(result).splitlines()
+    assert "  ... and 1 more flaky (--junit lists every one)" in text
+    assert "  ... and 2 more fixed (the updated baseline's diff shows every one)" in text
+    assert sum(line.endswith(": ABORT SIGSEGV, then PASS") for line in text) == 50
+
+
+def test_at_most_twenty_reproducers_by_case(compared):  # noqa: F811
+    result, _, _ = compared
+    [first, _] = result.new
+    result.new = [gate.NewFailure(first.function, i, first.values, "ABORT", 11)
+                  for i in range(21)]
+    assert [n.case for n in gate.reproduced(result)] == list(range(20))
