@@ -12,6 +12,7 @@ finding that now breaks the contract, where it did not, is a new one.
     3     string:EMPTY ONE    PASS             PASS, breaks a promise: C (new)
     4     string:LONG  ZERO   PASS             RESTART, D: now a violation
     5     string:LONG  ONE    RESTART, D       RESTART, D"""
+import dataclasses
 import sqlite3
 
 import pytest
@@ -149,16 +150,35 @@ def test_the_text_by_finding(by_finding):
         " bug report)",
         "gate failed: 3 confirmed new findings"]
     # flaky: a new finding none of whose cases failed every time again
-    result.confirm = 1
+    result.confirm = 2
+    passed = dict(outcome="PASS", signal=None, exit_status=None)
     for g in result.new_findings:
         for n in g.cases:
-            n.reruns = [dict(outcome="PASS", signal=None, exit_status=None)]
+            n.reruns = [passed, dict(passed, outcome="ABORT", signal=11)]
     result.new_findings[1].example.reruns = [dict(outcome="PASS", error_reported=1, errno=0)]
     text = gate.as_text(result).splitlines()
     assert "  SIGSEGV in demo_count at demolib.c:12: not confirmed (flaky), 1 new case;" \
         " at demolib.c:12" in text
-    assert "    demo_count(string:EMPTY, int:ZERO) case 2: ABORT SIGSEGV, then PASS" in text
+    assert "    demo_count(string:EMPTY, int:ZERO) case 2: ABORT SIGSEGV, then PASS, ABORT" \
+        " SIGSEGV" in text
     assert text[-1] == "gate passed: no confirmed new finding"
+
+
+def test_long_flaky_findings_and_several_known_ones_in_the_text(by_finding):
+    result, _, _ = by_finding
+    result.confirm = 1
+    crash = result.new_findings[0]
+    crash.cases = [gate.NewFailure("demo_count", i, VALUES[2].split(), "ABORT", 11,
+                                   reruns=[dict(outcome="PASS", signal=None, exit_status=None)])
+                   for i in range(51)]
+    known = result.of_known_findings[0]
+    other = gate.NewFailure("demo_count", 9, VALUES[0].split(), "ABORT", 11,
+                            finding=dataclasses.replace(known.finding, title="abort in demo_count"))
+    result.new.append(other)
+    text = gate.as_text(result).splitlines()
+    assert "  ... and 1 more flaky (--junit lists every one)" in text
+    assert "  known findings with new cases: SIGSEGV in demo_count at demolib.c:17 (1);" \
+        " abort in demo_count (1)" in text
 
 
 def test_junit_and_sarif_by_finding(by_finding, tmp_path):
