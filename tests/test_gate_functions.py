@@ -110,6 +110,10 @@ def test_a_run_of_fewer_functions_fails_unless_they_are_named(made):
     unknown = gate(db, path, "--functions", "demo_count,demo_length")
     assert unknown.returncode == 2
     assert "--functions names demo_length, which run 2 did not run" in unknown.stderr
+    add({"demo_length": LENGTH})  # run 3: none of the baseline's functions
+    none = gate(db, path)
+    assert "run 3 ran 0 of the baseline's 2 functions, not demo_clamp, demo_count: run" \
+        in none.stderr
 
 
 def test_a_baseline_of_format_1_stands_by_the_whole_spec_s_digest(made):
