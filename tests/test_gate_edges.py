@@ -103,3 +103,12 @@ def test_at_most_twenty_reproducers_by_case(compared):  # noqa: F811
     result.new = [gate.NewFailure(first.function, i, first.values, "ABORT", 11)
                   for i in range(21)]
     assert [n.case for n in gate.reproduced(result)] == list(range(20))
+
+
+def test_a_long_list_of_confirmed_ones_is_counted_by_function(compared):  # noqa: F811
+    result, _, _ = compared
+    [first, _] = result.new
+    result.new = [gate.NewFailure(function, i, first.values, "ABORT", 11)
+                  for function, count in (("demo_count", 50), ("demo_clamp", 1))
+                  for i in range(count)]
+    assert "  by function: demo_clamp 1, demo_count 50" in gate.as_text(result).splitlines()
