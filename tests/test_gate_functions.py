@@ -50,7 +50,7 @@ def gate(db, path, *args):
                      check=False)
 
 
-def test_a_function_the_run_adds_is_listed_and_the_rest_gated(made):
+def test_functions_the_run_adds_are_listed_and_the_rest_gated(made):
     db, path, add = made
     add({"demo_count": count(), "demo_clamp": CLAMP, "demo_length": LENGTH})
     result = gate(db, path)
@@ -59,6 +59,12 @@ def test_a_function_the_run_adds_is_listed_and_the_rest_gated(made):
     assert (f"not in the baseline (not compared): demo_length; `trebuchet baseline --db {db}"
             f" --target {SPEC} --out {path} --functions demo_length` adds it") in result.stdout
     assert result.stdout.endswith("gate passed: no confirmed new failure\n")
+    add({"demo_count": count(), "demo_clamp": CLAMP, "demo_length": LENGTH,
+         "demo_other": dict(LENGTH, signature="size_t demo_other(const char *s)")})
+    two = gate(db, path).stdout
+    assert (f"not in the baseline (not compared): demo_length, demo_other; `trebuchet baseline"
+            f" --db {db} --target {SPEC} --out {path} --functions demo_length,demo_other` adds"
+            f" them") in two
 
 
 def test_a_changed_function_is_refused_alone_and_its_command_rebases_it(made):
@@ -107,9 +113,9 @@ def test_a_run_of_fewer_functions_fails_unless_they_are_named(made):
     meant = gate(db, path, "--functions", "demo_count")
     assert meant.returncode == 0, meant.stderr
     assert "left out by --functions: demo_clamp" in meant.stdout
-    unknown = gate(db, path, "--functions", "demo_count,demo_length")
+    unknown = gate(db, path, "--functions", "demo_count,demo_length,demo_other")
     assert unknown.returncode == 2
-    assert "--functions names demo_length, which run 2 did not run" in unknown.stderr
+    assert "--functions names demo_length, demo_other, which run 2 did not run" in unknown.stderr
     add({"demo_length": LENGTH})  # run 3: none of the baseline's functions
     none = gate(db, path)
     assert "run 3 ran 0 of the baseline's 2 functions, not demo_clamp, demo_count: run" \
