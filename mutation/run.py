@@ -71,6 +71,7 @@ MODULES = [
                                           "tests/test_gate_findings_hand.py",
                                           "tests/test_gate_functions.py",
                                           "tests/test_gate_ratchet.py",
+                                          "tests/test_gate_specs.py",
                                           "tests/test_gate_verdict.py"]),
     Module("reports/baseline.py", GATE_HAND),
     Module("reports/sarif.py", GATE_HAND),

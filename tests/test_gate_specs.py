@@ -7,6 +7,7 @@ import subprocess
 
 from conftest import ROOT, trebuchet
 from test_gate import expected_regression
+from trebuchet.runner import build, spec as specs
 
 
 def spec_of_version(folder, version):
@@ -35,10 +36,20 @@ def test_new_failures_are_run_again_with_the_gated_run_s_spec(tmp_path):
     run(kv1, db, "--functions", "demo_count")
     trebuchet("baseline", "--db", db, "--target", kv1, "--out", baseline)
     run(kv2, db, "--functions", "demo_count")
+    plugin = build.plugin_path(specs.load(kv2))
+    plugin.unlink()  # as in a CI job of its own: the gate builds it, saying nothing of that
     result = trebuchet("gate", "--db", db, "--baseline", baseline, "--confirm", "1",
                        check=False)
     assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.startswith("gate kv: ") and not result.stderr
     assert f"new failures: {len(expected_regression())}, each run again once on its own: " \
            f"{len(expected_regression())} confirmed, 0 flaky" in result.stdout
     # the repro commands name the spec that reproduces them
     assert f"trebuchet repro --target {kv2} --function demo_count" in result.stdout
+    # the reproducers, without reruns: each case run once, on the plugin built again
+    plugin.unlink()
+    emitted = trebuchet("gate", "--db", db, "--baseline", baseline, "--confirm", "0",
+                        "--emit-c", tmp_path / "repro", check=False)
+    assert emitted.returncode == 1, emitted.stdout + emitted.stderr
+    assert emitted.stdout.startswith("gate kv: ") and not emitted.stderr
+    assert len(list((tmp_path / "repro").iterdir())) == 1  # by finding: one new finding
