@@ -52,4 +52,5 @@ def test_new_failures_are_run_again_with_the_gated_run_s_spec(tmp_path):
                         "--emit-c", tmp_path / "repro", check=False)
     assert emitted.returncode == 1, emitted.stdout + emitted.stderr
     assert emitted.stdout.startswith("gate kv: ") and not emitted.stderr
+    assert not [line for line in emitted.stdout.splitlines() if line.startswith("building")]
     assert len(list((tmp_path / "repro").iterdir())) == 1  # by finding: one new finding
