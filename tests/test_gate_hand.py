@@ -304,7 +304,7 @@ def test_long_lists_are_cut_at_fifty_with_a_count_of_the_rest(compared):
         listed = [line for line in text if line.endswith(": ABORT SIGSEGV")]
         assert len(listed) == 50
         assert (cut in text) if cut else not any("more confirmed" in line for line in text)
-        assert ("  by function: demo_count 51" in text) == (count == 51)
+        assert any(line.startswith("  by function:") for line in text) == (count == 51)
 
 
 def test_the_files_say_what_ci_servers_read(compared, tmp_path):
