@@ -59,6 +59,8 @@ def test_functions_the_run_adds_are_listed_and_the_rest_gated(made):
     assert (f"not in the baseline (not compared): demo_length; `trebuchet baseline --db {db}"
             f" --target {SPEC} --out {path} --functions demo_length` adds it") in result.stdout
     assert result.stdout.endswith("gate passed: no confirmed new failure\n")
+    only = gate(db, path, "--functions", "demo_length").stdout
+    assert "left out by --functions: demo_clamp, demo_count" in only.splitlines()
     add({"demo_count": count(), "demo_clamp": CLAMP, "demo_length": LENGTH,
          "demo_other": dict(LENGTH, signature="size_t demo_other(const char *s)")})
     two = gate(db, path).stdout
