@@ -18,22 +18,31 @@ per line, and nothing that changes when the same run is made again (no
 store path, run number, host or date).  So a pull request's diff of it reads
 as "these cases now fail, these now pass".  The numbers come from metrics."""
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
 
-from trebuchet.runner import paths
+from trebuchet.runner import paths, spec as specs
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
 from . import findings_store, judges, metrics, platform, store
 
-FORMAT = "trebuchet baseline 1"
-# The run parameters that must match for two runs to be compared case by case.
-COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "spec_digest", "targeted")
+# The format written; 2 records each function's call and datatypes.  Every
+# format read: a file of format 1 stands by its run's spec_digest instead.
+FORMAT = "trebuchet baseline 2"
+FORMATS = ("trebuchet baseline 1", FORMAT)
+# The run parameters that must match for two runs to be compared case by case;
+# the spec is compared function by function (CALL).
+COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "targeted")
 # A run's "targeted" when it is not (the key is then left out of the file).
 WHOLE = "none"
+# What makes a function's case N the same call in two runs: the C call and
+# the datatypes it draws from (a new errno list or error convention does not
+# change which values a case hands over, nor whether it crashes).
+CALL = ("signature", "datatypes")
 
 
 def case_line(function, index, values, outcome, signal, exit_status):
@@ -61,6 +70,20 @@ def newest_full_run(conn, target, db):
     return row["id"]
 
 
+def stored_target(db, name):
+    """(target, spec name) of what `--target NAME` names in the store db: a
+    spec's path names its `target:`; a bare name names that target, whose
+    spec is the one its newest run recorded (a run made from path/kv.yaml
+    is found by `--target kv`), else the one under targets/."""
+    if specs.names_a_file(name):
+        return specs.load(specs.find_spec(name)).target, name
+    row = store.connect(db).execute("SELECT spec FROM runs WHERE target = ? ORDER BY id DESC"
+                                    " LIMIT 1", (name,)).fetchone()
+    if row is None:
+        specs.find_spec(name)  # an unknown target is said so, with the known ones
+    return name, (row and row["spec"]) or name
+
+
 def _crash_scale(conn, db, target, run):
     """[(kind, ScaleTarget)] of the run: Hindering when its spec lists errnos,
     Silent when the store holds a voter's run in the same dictionary."""
@@ -86,6 +109,10 @@ def from_store(db, target, spec_name):
                               restart_rate=round(f.restart_rate, 2),
                               failure_rate=round(f.failure_rate, 2))
                  for f in summary.functions}
+    for name, signature, datatypes in conn.execute(
+            "SELECT name, signature, datatypes FROM functions WHERE run_id = ?", (run,)):
+        if name in functions:
+            functions[name].update(signature=signature, datatypes=datatypes)
     for kind, scale in _crash_scale(conn, db, target, run):
         for f in scale.functions:
             functions[f.name].update({kind: f.count, f"{kind}_rate": round(f.rate, 2)})
@@ -160,20 +187,110 @@ def _line_of(text, where):
     return None if opening is None else opening + 2 + where[1]
 
 
-def read(path):
-    """Reads and checks a baseline file (against schemas/baseline.schema.json,
-    and that each listed case is of a function it lists); a bad one is a
-    one-line error naming the file, and the line where it can be told."""
+SQLITE_MAGIC = b"SQLite format 3\0"
+CONFLICT_MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
+
+
+def _text_of(path):
+    """The file's text, or one line on what it is instead: CI passes the
+    store for the baseline, a checkout leaves a merge conflict in it."""
     try:
-        text = Path(path).read_text()
-        data = json.loads(text)
+        raw = Path(path).read_bytes()
     except OSError as e:
         raise TrebuchetError(e.strerror or str(e), path) from None
+    if raw.startswith(SQLITE_MAGIC):
+        raise TrebuchetError("a SQLite store, not a baseline: --baseline takes the file "
+                             "`trebuchet baseline --out` wrote, --db the store", path)
+    if not raw.strip():
+        raise TrebuchetError("empty, not a baseline (`trebuchet baseline --out` writes one)",
+                             path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TrebuchetError(f"not a baseline: byte 0x{raw[e.start]:02x} is not UTF-8 text",
+                             path, raw[:e.start].count(b"\n") + 1) from None
+    conflict = CONFLICT_MARKER.search(text)
+    if conflict:
+        raise TrebuchetError(f"an unresolved merge conflict ('{conflict.group(1)}'): resolve "
+                             f"it, or write the baseline again with `trebuchet baseline`", path,
+                             text.count("\n", 0, conflict.start()) + 1)
+    return text
+
+
+def _check_format(data, text, path):
+    """That the file says it is a baseline this trebuchet reads; what it
+    says instead, and what this trebuchet reads, when it is not."""
+    held = data.get("format") if isinstance(data, dict) else None
+    if held in FORMATS:
+        return
+    line = next((i for i, l in enumerate(text.splitlines(), 1) if '"format"' in l), None)
+    if isinstance(held, str) and held.startswith(FORMAT.rsplit(" ", 1)[0] + " "):
+        raise TrebuchetError(f"a baseline of format \"{held}\", which this trebuchet does not "
+                             f"read (it reads \"{FORMATS[0]}\" to \"{FORMAT}\"): gate with "
+                             f"the trebuchet that wrote it, or write the baseline again with "
+                             f"this one", path, line)
+    said = "no \"format\" key" if held is None else f"\"format\": {json.dumps(held)}"
+    raise TrebuchetError(f"not a baseline: it has {said} (a baseline made by `trebuchet "
+                         f"baseline` has \"format\": \"{FORMAT}\")", path, line)
+
+
+def rebased(path, new, functions):
+    """The baseline at path with the entries of functions taken from new (the
+    from_store() of a run drawn as it was): their counts, listed cases and
+    findings; every other function's are kept, and the run's parameters
+    are new's.  A pull request that changes or adds a function rebases it
+    alone, so the rest stays the reviewed baseline."""
+    old = _checked(path)
+    differ = [k for k in COMPARABLE
+              if old["run"].get(k, WHOLE) != new["run"].get(k, WHOLE)]
+    if differ:
+        raise TrebuchetError(f"the run's {', '.join(differ)} differ from the baseline's, so its "
+                             f"functions cannot join it: write the whole baseline (without "
+                             f"--functions)", path)
+    unknown = [f for f in functions if f not in new["functions"]]
+    if unknown:
+        raise TrebuchetError(f"the newest run of {new['target']} did not run "
+                             f"{', '.join(unknown)}", path)
+    chosen = set(functions)
+    kept = lambda lines: [c for c in lines if c["function"] not in chosen]
+    taken = lambda lines: [c for c in lines if c["function"] in chosen]
+    by_case = lambda c: (c["function"], c["case"])
+    out = dict(old, format=new["format"], spec=new["spec"], run=new["run"], functions={
+        **{n: c for n, c in old["functions"].items() if n not in chosen},
+        **{n: new["functions"][n] for n in functions}})
+    for key in ("failing", "setup"):
+        out[key] = sorted(kept(old[key]) + taken(new[key]), key=by_case)
+    if "findings" in old and "findings" in new:
+        mine = [f for f in new["findings"] if chosen & set(f["functions"])]
+        theirs = {f["fingerprint"] for f in mine}
+        out["findings"] = sorted([f for f in old["findings"] if not chosen & set(f["functions"])
+                                  and f["fingerprint"] not in theirs] + mine,
+                                 key=lambda f: f["fingerprint"])
+    else:  # one of them gates by case: so does the mix
+        out.pop("findings", None)
+    return out
+
+
+def read(path):
+    """Reads and checks a baseline file (see _checked)."""
+    data = _checked(path)
+    keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
+    findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
+                else None)
+    return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
+                    keyed(data["failing"]), set(keyed(data["setup"])), findings)
+
+
+def _checked(path):
+    """A baseline file's data, checked against schemas/baseline.schema.json,
+    and that each listed case is of a function it lists; a bad one is a
+    one-line error naming the file, and the line where it can be told."""
+    text = _text_of(path)
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise TrebuchetError(f"not a baseline: {e.msg}", path, e.lineno) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise TrebuchetError(f"not a baseline of this trebuchet (its first key is "
-                             f"\"format\": \"{FORMAT}\")", path)
+    _check_format(data, text, path)
     errors = sorted(jsonschema.Draft202012Validator(_schema()).iter_errors(data),
                     key=lambda e: list(map(str, e.absolute_path)))
     if errors:
@@ -187,8 +304,4 @@ def read(path):
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
                                      f"baseline's functions", path, _line_of(text, [key, i]))
     data["run"].setdefault("targeted", WHOLE)
-    keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
-    findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
-                else None)
-    return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
-                    keyed(data["failing"]), set(keyed(data["setup"])), findings)
+    return data

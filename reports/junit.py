@@ -5,7 +5,12 @@ One testsuite per target, one testcase per function.  A function with
 confirmed new failures gets one failure element listing each with its repro
 command (and its flaky ones after them); in a function without, each flaky
 new failure is a flakyFailure (Surefire's element for a test that failed
-and then passed on a rerun); a function only one side ran is skipped.
+and then passed on a rerun); a function the baseline lacks, or --functions
+left out, is skipped; one changed in the spec since the baseline is an
+error, with the command that rebases it.  Each fixed case (failing in the
+baseline, passing now) is a testcase of its own that passed, its message
+saying so; --fail-on-fixed makes it a failure, --fail-on-flaky a
+function's flaky new failures one.
 
 By finding, a function fails with the confirmed new findings among its
 cases, one failure element each, whose message begins with the source
@@ -25,6 +30,8 @@ def _text_of(result, failures):
 def _finding_failure(case, result, g):
     f, n = g.finding, g.representative
     where = f"{f.location}: " if f.location else ""
+    if not g.confirmed:  # counted by --fail-on-flaky
+        where += "flaky (--fail-on-flaky): "
     failure = ET.SubElement(case, "failure", type=f.kind, message=f"{where}{f.title}")
     failure.text = (f"{where}{f.title}\n  trigger: {f.trigger}\n"
                     + (f"  breaks: {f.violation}\n" if f.is_violation else "")
@@ -51,6 +58,13 @@ def _testcase(suite, result, function, confirmed, flaky):
 
 
 def _flaky(case, result, flaky):
+    if flaky and result.fail_on_flaky and not result.by_finding:  # counted: a failure, not a test that passed in the end
+        ET.SubElement(case, "failure", type="flaky", message=f"{len(flaky)} flaky new failing "
+                      f"case{'s' if len(flaky) != 1 else ''} (--fail-on-flaky)").text = \
+            "\n".join(f"{n.call()} case {n.case}: {n.described}, then "
+                      f"{', '.join(n.reruns_described)}\n  {result.repro_command(n)}"
+                      for n in flaky) + "\n"
+        return
     for n in flaky:
         rerun = ET.SubElement(case, "flakyFailure", type=n.outcome,
                               message=f"{n.call()} case {n.case}: {n.described}, then "
@@ -58,20 +72,38 @@ def _flaky(case, result, flaky):
         ET.SubElement(rerun, "system-out").text = result.repro_command(n)
 
 
+def _fixed(suite, result):
+    """A testcase per fixed case: passed, with what changed and the command
+    that updates the baseline (--fail-on-fixed: failed, for that)."""
+    for c in result.fixed:
+        case = ET.SubElement(suite, "testcase", classname=f"{result.target}.{c['function']}",
+                             name=f"{c['function']} case {c['case']} fixed", time="0")
+        said = (f"{c['function']}({', '.join(c['values'])}) case {c['case']}: {c['outcome']} in "
+                f"the baseline, passes now; `{result.baseline_command()}` updates the baseline")
+        if result.fail_on_fixed:
+            ET.SubElement(case, "failure", type="fixed", message=said)
+        else:
+            ET.SubElement(case, "system-out").text = said + "\n"
+
+
 def write(result, path):
     confirmed, flaky, found = {}, {}, {}
     for n in result.new:
         (confirmed if n.confirmed else flaky).setdefault(n.function, []).append(n)
-    for g in result.confirmed_findings if result.by_finding else ():
+    for g in result.confirmed_findings + result.flaky_counted if result.by_finding else ():
         for function in g.finding.functions:
             found.setdefault(function, []).append(g)
-    functions = sorted(set(result.compared) | set(result.not_compared))
-    failing = sum(1 for f in result.compared if f in (found if result.by_finding else confirmed))
-    root = ET.Element("testsuites", name="trebuchet gate", tests=str(len(functions)),
-                      failures=str(failing), errors="0", time=f"{result.seconds:.3f}")
-    suite = ET.SubElement(root, "testsuite", name=result.target, tests=str(len(functions)),
-                          failures=str(failing), errors="0",
-                          skipped=str(len(result.not_compared)),
+    skipped = {**{f: "not in the baseline" for f in result.not_in_baseline},
+               **{f: "left out by --functions" for f in result.left_out}}
+    functions = sorted(set(result.compared) | set(skipped) | set(result.changed))
+    failing = sum(1 for f in result.compared if f in found or not result.by_finding and (
+        f in confirmed or result.fail_on_flaky and f in flaky))
+    failing += len(result.fixed) if result.fail_on_fixed else 0
+    tests, errors = str(len(functions) + len(result.fixed)), str(len(result.changed))
+    root = ET.Element("testsuites", name="trebuchet gate", tests=tests,
+                      failures=str(failing), errors=errors, time=f"{result.seconds:.3f}")
+    suite = ET.SubElement(root, "testsuite", name=result.target, tests=tests,
+                          failures=str(failing), errors=errors, skipped=str(len(skipped)),
                           time=f"{result.seconds:.3f}",
                           timestamp=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()),
                           hostname=socket.gethostname())
@@ -93,7 +125,12 @@ def write(result, path):
         else:
             case = _testcase(suite, result, function, confirmed.get(function, []),
                              flaky.get(function, []))
-        if function in result.not_compared:
-            ET.SubElement(case, "skipped", message="run by only one of the baseline and the run")
+        if function in skipped:
+            ET.SubElement(case, "skipped", message=skipped[function])
+        if function in result.changed:
+            ET.SubElement(case, "error", type="changed", message="changed in the spec since "
+                          "the baseline: not compared").text = \
+                result.baseline_command([function]) + "\n"
+    _fixed(suite, result)
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)

@@ -22,6 +22,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
 from . import store
@@ -70,7 +71,8 @@ def _shard_run(conn, path, target):
     if run["finished"] is None:
         raise TrebuchetError(f"shard {run['shard']} of {run['shards']} of {run['target']}"
                              f" (run {run['id']}) is unfinished: `trebuchet run --target"
-                             f" {run['target']} --db {path} --resume` finishes it", path)
+                             f" {run['spec'] or run['target']} --db {path} --resume` finishes it",
+                             path)
     return run
 
 
@@ -264,6 +266,8 @@ def merge(paths, out, target=None):
     """Merges the shard runs held by the stores at paths into a new run of
     out; returns (target, run id)."""
     out = Path(out)
+    if target and specs.names_a_file(target):  # a spec's path names its `target:`
+        target = specs.load(specs.find_spec(target)).target
     shards = [read_shard(p, target) for p in paths]
     check_campaign(shards)
     _check_output(out, shards)

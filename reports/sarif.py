@@ -16,7 +16,11 @@ function's entry in the spec, the one file of a library's repository that
 names it, since code scanning places an alert on a file and line.  The
 message carries the call, what happened and the command that reproduces
 it; a fingerprint of (target, function, case) lets code scanning tell a new
-alert from one it has seen."""
+alert from one it has seen.
+
+Either way, each case the baseline lists as failing that passes now
+(fixed) is a result too: baselineState "absent", kind "pass", level
+"none", with the command that updates the baseline."""
 import json
 import re
 from pathlib import Path
@@ -101,8 +105,31 @@ def _finding_result(result, spec, g, root):
                                             values=n.values)))
 
 
+def _case_place(result, spec, function):
+    """A case's locations: the function's entry in the spec, and the function."""
+    return [dict(_spec_place(spec, function), logicalLocations=[dict(
+        name=function, kind="function", fullyQualifiedName=f"{result.target}::{function}")])]
+
+
+def _case_fingerprint(result, function, case):
+    return {"trebuchetCase/v1": f"{result.target}/{function}/{case}"}
+
+
+def _fixed_result(result, spec, c):
+    """A case the baseline lists as failing that passes now: absent from this
+    run (baselineState), a pass and not an alert (kind, level), under the
+    fingerprint its alert had, so code scanning can close it."""
+    text = (f"{c['function']}({', '.join(c['values'])}) (case {c['case']}) ended "
+            f"{c['outcome']} in the baseline and passes now. Update the baseline: "
+            f"{result.baseline_command()}")
+    return dict(ruleId=c["outcome"], ruleIndex=RULE_INDEX[c["outcome"]], kind="pass",
+                level="none", baselineState="absent", message=dict(text=text),
+                locations=_case_place(result, spec, c["function"]),
+                partialFingerprints=_case_fingerprint(result, c["function"], c["case"]),
+                properties=dict(case=c["case"], values=c["values"], fixed=True))
+
+
 def _result(result, spec, n):
-    path, line = _spec_location(spec, n.function)
     again = (f"failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
              else "was not run again (--confirm 0)")
     text = (f"{n.call()} (case {n.case}) now ends {n.described}; it passed in the baseline "
@@ -110,13 +137,8 @@ def _result(result, spec, n):
             f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
     return dict(
         ruleId=n.outcome, ruleIndex=RULE_INDEX[n.outcome], level="error",
-        message=dict(text=text),
-        locations=[dict(
-            physicalLocation=dict(artifactLocation=dict(uri=_uri(path)),
-                                  region=dict(startLine=line)),
-            logicalLocations=[dict(name=n.function, kind="function",
-                                   fullyQualifiedName=f"{result.target}::{n.function}")])],
-        partialFingerprints={"trebuchetCase/v1": f"{result.target}/{n.function}/{n.case}"},
+        message=dict(text=text), locations=_case_place(result, spec, n.function),
+        partialFingerprints=_case_fingerprint(result, n.function, n.case),
         properties=dict(case=n.case, values=n.values, outcome=n.described, reruns=n.reruns_described))
 
 
@@ -126,6 +148,7 @@ def document(result, spec, version, root=None):
         results = [_finding_result(result, spec, g, root) for g in result.confirmed_findings]
     else:
         results = [_result(result, spec, n) for n in result.confirmed]
+    results += [_fixed_result(result, spec, c) for c in result.fixed]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -3,8 +3,10 @@ becomes a one-line message and exit code 2, never a traceback.
 
 Exit codes: the table in exitcodes.py."""
 import argparse
+import functools
 import json
 import os
+import sqlite3
 import sys
 import tempfile
 import time
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
 from . import pins as targeted, triage
-from .errors import TrebuchetError
+from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
 DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
@@ -229,17 +231,40 @@ def cmd_compare(args):
     return Exit.REGRESSED if result.regressed else Exit.OK
 
 
+def _never_one(command):
+    """For baseline and gate, whose exit 1 CI reads as "robustness
+    regressed": an error no check foresaw is a harness error (3) in one
+    line, never Python's traceback and 1."""
+    @functools.wraps(command)
+    def guarded(args):
+        try:
+            return command(args)
+        except (TrebuchetError, KeyboardInterrupt, BrokenPipeError):
+            raise
+        except sqlite3.DatabaseError as e:
+            raise HarnessError(f"the store is broken ({e})", args.db) from None
+        except Exception as e:
+            raise HarnessError(f"stopped by an error of trebuchet itself, so there is no "
+                               f"verdict: {type(e).__name__}: {e}") from None
+    return guarded
+
+
+@_never_one
 def cmd_baseline(args):
     from trebuchet.reports import baseline
 
-    spec = specs.load(specs.find_spec(args.target))
-    text = baseline.dumps(baseline.from_store(args.db, spec.target, args.target))
+    target, spec_name = baseline.stored_target(args.db, args.target)
+    made = baseline.from_store(args.db, target, spec_name)
+    if args.functions:
+        made = baseline.rebased(args.out, made, _split(args.functions))
+    text = baseline.dumps(made)
     with open(_output(args.out), "w") as out:
         out.write(text)
-    print(f"baseline of {spec.target} written to {args.out}")
+    print(f"baseline of {target} written to {args.out}")
     return Exit.OK
 
 
+@_never_one
 def cmd_gate(args):
     from importlib.metadata import version
 
@@ -252,7 +277,8 @@ def cmd_gate(args):
     for path in (args.junit, args.sarif):
         if path:
             _output(path)
-    result = gate.gate(args.db, args.baseline, args.confirm, args.target)
+    result = gate.gate(args.db, args.baseline, args.confirm, args.target, _split(args.functions),
+                       args.fail_on_fixed, args.fail_on_flaky)
     if args.junit:
         junit.write(result, args.junit)
     if args.sarif:
@@ -264,7 +290,7 @@ def cmd_gate(args):
         what = "confirmed new finding" if result.by_finding else "confirmed new failure"
         print(f"standalone C reproducers of {metrics.plural(len(written), what)} written to "
               f"{args.emit_c}/ (make -C {written[0]} run builds and runs the first)")
-    return Exit.REGRESSED if result.failed else Exit.OK
+    return Exit.REGRESSED if result.failed else Exit.INPUT if result.refused else Exit.OK
 
 
 def cmd_merge(args):
@@ -502,10 +528,14 @@ def _parser():
         description="Writes the newest finished run of the target as a baseline file to commit:"
         " the run's parameters, per function its cases and rates, and every case that did not"
         " pass, one per line, sorted, so that a pull request's diff of it reads case by case."
-        " The target is recorded as given, and the gate finds the spec by it again.")
+        " The spec is recorded as the run was given it, and the gate finds it by that again.")
     bl.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
-    bl.add_argument("--target", required=True, help="a target name, or the path of a spec file")
+    bl.add_argument("--target", required=True, help="a target's name (its spec's `target:`),"
+                    " or the path of a spec file")
     bl.add_argument("--out", required=True, help="the baseline file to write")
+    bl.add_argument("--functions", metavar="F,G", help="take only these functions from the run"
+                    " (a function the spec changed or added, as the gate names it) into the"
+                    " baseline --out holds, keeping the others as they are")
     bl.set_defaults(func=cmd_baseline)
 
     gt = sub.add_parser(
@@ -517,9 +547,13 @@ def _parser():
         " one that fails every time counts (the others are reported as flaky). A baseline that"
         " lists findings gates by finding: a new failure of a finding it knows is reported, and"
         " a new finding with a confirmed new failure (or a newly broken error promise) fails."
+        " The spec is compared function by function: one the run adds is listed, one whose"
+        " call or datatypes changed is refused alone, with the command that rebases it."
         " Exit 1 when a new finding (by case: a new failure) is confirmed, 0 when none is, 2 for"
-        " bad input: the run's seed, cap, dictionary or spec differ from the baseline's, the"
-        " newest run holds one shard only, or the baseline is malformed.")
+        " bad input: the run's seed, cap or dictionary differ from the baseline's, a function"
+        " changed, the run left out some of the baseline's functions (see --functions), the"
+        " newest run holds one shard only, or the baseline is malformed; 3 when the harness or"
+        " the store broke.")
     gt.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
     gt.add_argument("--baseline", required=True, help="the file `trebuchet baseline` wrote")
     gt.add_argument("--junit", metavar="FILE", help="write the verdict as JUnit XML")
@@ -527,8 +561,14 @@ def _parser():
     gt.add_argument("--confirm", type=_bounded(int, 0, 100), default=3, metavar="N",
                     help="runs of each new failure that must all fail (default 3; 0 trusts"
                     " the stored outcome)")
-    gt.add_argument("--target", help="the spec to rerun cases with (default: as the baseline"
-                    " names it)")
+    gt.add_argument("--fail-on-fixed", action="store_true", help="fail (exit 1) while the"
+                    " baseline lists cases that pass now, so that it is updated with each fix")
+    gt.add_argument("--fail-on-flaky", action="store_true", help="fail (exit 1) on flaky new"
+                    " failures (by finding: new findings not confirmed) too")
+    gt.add_argument("--functions", metavar="F,G", help="the functions meant, when the run"
+                    " holds fewer of the baseline's than it lists (without it, that fails)")
+    gt.add_argument("--target", help="the spec to rerun cases with (default: the one the"
+                    " gated run was made with)")
     gt.add_argument("--emit-c", metavar="DIR", help="write a standalone C reproducer of each"
                     " confirmed new finding (a baseline without findings: of each of the first"
                     " 20 confirmed new failures) into DIR (new or empty)")

@@ -9,7 +9,9 @@ target's library alone:
               datatype files they come from and whatever those use, found
               by the names each file defines; the target's headers; and
               the test process's world (templates/repro/);
-  Makefile    `make` builds ./repro, `make run` runs it (templates/repro.mk.j2).
+  Makefile    `make` builds ./repro, `make run` runs it (templates/repro.mk.j2);
+              the library is linked by its file name from LIBDIRS, which
+              `make LIBDIRS=...` sets where it lies elsewhere.
 
 The values are built by the same setup code as in the test process, so
 the program ends as the case did, but for the heap layout (repro.c.j2 says
@@ -19,7 +21,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from . import build, codegen, paths
+from . import build, codegen, paths, spec as specs
 from .errors import TrebuchetError
 from .names import errno_name, signal_name
 from .repro import outcome_text
@@ -66,8 +68,7 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
             _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
         (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
             target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
-            hang_seconds=HANG_SECONDS, ldlibs=" ".join(build.link_flags(spec)),
-            cppflags=_cppflags(spec),
+            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec), **_link(spec),
             support_sources=" ".join(c_files)))
     except OSError as e:
         raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
@@ -192,6 +193,24 @@ def _needs(spec):
     if not spec.libraries:
         return "the C library"
     return " and ".join(Path(lib).name for lib in spec.libraries)
+
+
+def _link(spec):
+    """The Makefile's link line: each library by its file name (-l:libx.so.1)
+    from the folders it lies in here (LIBDIRS), so that on another machine
+    `make LIBDIRS=...` (or LIB=...) says where it lies there; in the spec's
+    order, which is the order the linkers search."""
+    folders, libs = [], []
+    for lib in spec.libraries:
+        if "/" in lib:
+            own = specs.library_file(spec, lib)
+            folder, lib = own.parent, own.name
+        else:  # installed, or in a folder of LD_LIBRARY_PATH
+            folder = specs.library_folder(lib)
+        if folder and str(folder) not in folders:
+            folders.append(str(folder))
+        libs.append(f"-l:{lib}" if ".so" in lib else f"-l{lib}")
+    return dict(libdirs=" ".join(folders), libs=" ".join(libs))
 
 
 def _candidate_sources(spec):

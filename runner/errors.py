@@ -12,3 +12,10 @@ class TrebuchetError(Exception):
         if path is not None:
             where = f"{path}:{line}: " if line else f"{path}: "
         super().__init__(where + message)
+
+
+class HarnessError(TrebuchetError):
+    """The harness itself failed (an executor died, the store broke): exit
+    code 3, so that a gate's 1 only ever means "regressed"."""
+
+    exit_code = Exit.HARNESS

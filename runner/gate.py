@@ -2,18 +2,23 @@
 
 The newest finished run of the baseline's target is compared with the
 baseline case by case.  The two runs drew the same cases, with the same
-values, when their seed, cap, dictionary (and the digest of its values) and
-spec digest match; otherwise the comparison means nothing and the gate
-stops with exit code 2 naming what differs.  Functions only one side ran
-are named and not compared.
+values, when their seed, cap, dictionary (and the digest of its values)
+match; otherwise the comparison means nothing and the gate stops with exit
+code 2 naming what differs.  The spec is compared function by function, by
+each one's C call and datatypes: a function the run adds is listed, not
+compared; one that changed is refused alone (exit 2 when nothing else
+fails), with the command that rebases it; one of the baseline's that the
+run did not run stops the gate unless --functions names the ones meant.
 
 A case is a new failure when it fails now (ABORT or RESTART) and passed in
 the baseline (it is not listed there: SETUP cases are listed, and never
 reached the function).  As CI fuzzers do, only what reproduces counts: each
 new failure is run again, on its own, --confirm times; one that fails every
 time is confirmed and fails the gate (exit 1), one that does not is flaky,
-reported and not counted.  Baseline failures that pass now are fixed, and
-the command that writes a new baseline is given.
+reported and not counted (--fail-on-flaky counts it).  They run again with
+the gated run's own spec, so against the library that failed.  Baseline
+failures that pass now are fixed, and the command that writes a new
+baseline is given (--fail-on-fixed fails until it is run).
 
 A baseline that lists findings gates by finding: each new failure belongs
 to a finding of the run (reports/findings.py); one of a finding the
@@ -35,7 +40,7 @@ from trebuchet.reports import findings_store
 from trebuchet.reports import metrics, platform, store
 
 from . import build, emit_c, executor, repro, spec as specs
-from .errors import TrebuchetError
+from .errors import HarnessError, TrebuchetError
 from .names import outcome_brief
 
 DEFAULT_CONFIRM = 3
@@ -105,19 +110,23 @@ class NewFinding:
 @dataclass
 class GateResult:
     target: str
-    spec: str                 # how repro commands name the target
+    spec: str                 # the gated run's spec, as repro commands name it
     baseline: baselines.Baseline
     db: str
     info: metrics.RunInfo     # the gated run
     confirm: int
     compared: dict = field(default_factory=dict)  # function -> cases compared
-    not_compared: list = field(default_factory=list)  # functions one side ran
+    not_in_baseline: list = field(default_factory=list)  # functions the run adds
+    changed: list = field(default_factory=list)   # functions whose call or datatypes changed
+    left_out: list = field(default_factory=list)  # the baseline's, not in --functions
     new: list = field(default_factory=list)       # [NewFailure]
     fixed: list = field(default_factory=list)     # baseline case lines that pass now
     still_failing: int = 0
     seconds: float = 0.0
     new_findings: list = field(default_factory=list)  # [NewFinding]: by finding only
     analyzed: bool = True  # the gated run's findings were made
+    fail_on_fixed: bool = False  # a ratchet: fixed cases fail until the baseline is updated
+    fail_on_flaky: bool = False  # flaky new failures (findings) count as confirmed ones
 
     @property
     def by_finding(self):
@@ -141,17 +150,84 @@ class GateResult:
         return [n for n in self.new if not n.confirmed]
 
     @property
+    def flaky_counted(self):
+        """The flaky new failures (by finding: findings) --fail-on-flaky counts."""
+        if not self.fail_on_flaky:
+            return []
+        return [f for f in self.new_findings if not f.confirmed] if self.by_finding else self.flaky
+
+    @property
+    def failures(self):
+        """Why the gate fails, one phrase per reason; none: it does not."""
+        what = "new finding" if self.by_finding else "new failure"
+        confirmed = self.confirmed_findings if self.by_finding else self.confirmed
+        return ([_plural(len(confirmed), f"confirmed {what}")] if confirmed else []) + \
+            ([f"{_plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
+             if self.flaky_counted else []) + \
+            ([f"{_plural(len(self.fixed), 'fixed case')} the baseline still lists "
+              f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else [])
+
+    @property
     def failed(self):
-        return bool(self.confirmed_findings if self.by_finding else self.confirmed)
+        return bool(self.failures)
 
     def repro_command(self, case):
         dictionary = self.baseline.run["dictionary"]
         return (f"trebuchet repro --target {self.spec} --function {case.function} --case {case.case}"
                 + ("" if dictionary == "ours" else f" --dictionary {dictionary}"))
 
-    def baseline_command(self):
+    @property
+    def refused(self):
+        """Functions changed in the spec since the baseline were not gated:
+        without a confirmed regression elsewhere, that is the verdict (exit 2)."""
+        return bool(self.changed) and not self.failed
+
+    def baseline_command(self, functions=()):
+        """The command that writes the baseline from the gated run; with
+        functions, that takes only theirs from it."""
         return (f"trebuchet baseline --db {self.db} --target {self.spec} "
-                f"--out {self.baseline.path}")
+                f"--out {self.baseline.path}"
+                + (f" --functions {','.join(functions)}" if functions else ""))
+
+
+def _sort_functions(result, ran, chosen):
+    """Which functions are compared: those both sides ran with the same call
+    and datatypes.  One the run adds is listed, one changed in the spec is
+    refused alone; every one of the baseline's must have run, unless
+    --functions (chosen) names the ones meant."""
+    baseline, run = result.baseline, result.info.id
+    if chosen:
+        unknown = [f for f in chosen if f not in ran]
+        if unknown:
+            raise TrebuchetError(f"--functions names {', '.join(unknown)}, which run {run} did "
+                                 f"not run", result.db)
+        ran = {f: ran[f] for f in chosen}
+        result.left_out = sorted(baseline.functions.keys() - ran.keys())
+    missing = sorted(baseline.functions.keys() - ran.keys() - set(result.left_out))
+    if missing:
+        raise TrebuchetError(f"run {run} ran {len(baseline.functions) - len(missing)} of the "
+                             f"baseline's {len(baseline.functions)} functions, not "
+                             f"{', '.join(missing)}: run them too, or name the functions meant "
+                             f"with --functions", result.db)
+    result.not_in_baseline = sorted(ran.keys() - baseline.functions.keys())
+    for name in sorted(ran.keys() & baseline.functions.keys()):
+        *call, cases = ran[name]
+        before = baseline.functions[name]
+        if _changed(before, call, baseline.run, result.info):
+            result.changed.append(name)
+        elif cases != before["cases"]:
+            raise TrebuchetError(f"{name}: run {run} holds {cases} cases, the baseline "
+                                 f"{before['cases']}; the runs drew other cases", result.db)
+        else:
+            result.compared[name] = cases
+
+
+def _changed(before, call, baseline_run, info):
+    """Whether a function's call or datatypes changed since the baseline; a
+    baseline written before it listed them has only the whole spec's digest."""
+    if "signature" in before:
+        return [before[k] for k in baselines.CALL] != call
+    return baseline_run["spec_digest"] != info.spec_digest
 
 
 def _check_parameters(baseline, info, db):
@@ -168,8 +244,11 @@ def _rerun_once(suspects, plugin, timeout_ms, dictionary):
     with tempfile.NamedTemporaryFile("w", suffix=".cases") as listing:
         listing.write("".join(f"{n.function} {n.case}\n" for n in suspects))
         listing.flush()
-        outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000, dictionary)
-    for suspect, again in zip(suspects, outcomes):
+        try:
+            outcomes = executor.run_cases(plugin, listing.name, timeout_ms / 1000, dictionary)
+        except TrebuchetError as e:
+            raise HarnessError(f"running new failures again failed: {e}") from None
+    for suspect, again in zip(suspects, outcomes, strict=True):  # one each, or no verdict
         suspect.reruns.append(again)
 
 
@@ -181,41 +260,43 @@ def _rerun(result, plugin, timeout_ms, dictionary):
         _rerun_once(cases, plugin, timeout_ms, dictionary)
 
 
-def _spec_for(spec_name, baseline):
-    """The spec that runs the baseline's cases again: the one it was made with."""
+def _spec_for(result):
+    """The spec that runs the gated run's cases again: the one that run was
+    made with (a pull request's spec links the library it built), found
+    as --target names it, else as the run recorded it."""
+    info = result.info
     try:
-        path = specs.find_spec(spec_name)
+        path = specs.find_spec(result.spec)
     except TrebuchetError as e:
-        raise TrebuchetError(f"{e}; the baseline names its target '{spec_name}', as "
-                             f"`trebuchet baseline --target` was given it: run the gate from "
-                             f"the same folder, or name the spec with --target",
-                             baseline.path) from None
+        raise TrebuchetError(f"{e}; run {info.id} names its spec '{result.spec}': run the gate "
+                             f"from the folder it ran in, or name the spec with --target",
+                             result.db) from None
     spec = specs.load(path)
-    if spec.target != baseline.target or spec.digest != baseline.run["spec_digest"]:
-        raise TrebuchetError(f"the spec {spec_name} is not the one the baseline was made "
+    if spec.target != info.target or spec.digest != info.spec_digest:
+        raise TrebuchetError(f"the spec {result.spec} is not the one run {info.id} was made "
                              f"with (target {spec.target}, digest {spec.digest}); "
                              f"name the right one with --target", spec.path)
     return spec
 
 
-def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
+def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=None,
+         fail_on_fixed=False, fail_on_flaky=False):
+    """functions: the ones meant (--functions), when the run holds fewer
+    of the baseline's than it lists."""
     started = time.monotonic()
     baseline = baselines.read(baseline_path)
     conn = store.connect(db)
     run = baselines.newest_full_run(conn, baseline.target, db)
     info = metrics.RunInfo.read(conn, run)
     _check_parameters(baseline, info, db)
-    result = GateResult(baseline.target, spec_name or baseline.spec, baseline, str(db), info,
-                        confirm)
-    ran = {name: cases for name, cases in conn.execute(
-        "SELECT function, count(*) FROM results WHERE run_id = ? GROUP BY function", (run,))}
-    result.not_compared = sorted(ran.keys() ^ baseline.functions.keys())
-    for name in sorted(ran.keys() & baseline.functions.keys()):
-        if ran[name] != baseline.functions[name]["cases"]:
-            raise TrebuchetError(f"{name}: run {run} holds {ran[name]} cases, the baseline "
-                                 f"{baseline.functions[name]['cases']}; the runs drew other "
-                                 f"cases", db)
-        result.compared[name] = ran[name]
+    result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
+                        str(db), info, confirm, fail_on_fixed=fail_on_fixed,
+                        fail_on_flaky=fail_on_flaky)
+    ran = {name: (signature, datatypes, cases) for name, signature, datatypes, cases in
+           conn.execute("SELECT r.function, f.signature, f.datatypes, count(*) FROM results r"
+                        " JOIN functions f ON f.run_id = r.run_id AND f.name = r.function"
+                        " WHERE r.run_id = ? GROUP BY r.function", (run,))}
+    _sort_functions(result, ran, functions)
     for function, index, values, outcome, signal, exit_status in conn.execute(
             "SELECT function, case_index, value_names, outcome, signal, exit_status"
             " FROM results WHERE run_id = ? ORDER BY function, case_index", (run,)):
@@ -232,7 +313,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None):
             result.fixed.append(before)
     _attach_findings(conn, run, result)
     if (result.new or result.new_findings) and confirm:
-        _rerun(result, build.build_plugin(_spec_for(result.spec, baseline), quiet=True),
+        _rerun(result, build.build_plugin(_spec_for(result), quiet=True),
                info.timeout_ms, baseline.run["dictionary"])
     result.seconds = time.monotonic() - started
     return result
@@ -299,7 +380,7 @@ def emit_reproducers(result, out_dir):
     chosen = reproduced(result)
     if not chosen:
         return []
-    spec = _spec_for(result.spec, result.baseline)
+    spec = _spec_for(result)
     if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
         _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
                     result.baseline.run["dictionary"])
@@ -357,9 +438,36 @@ def _findings_text(r):
     if r.fixed:
         lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
-    lines.append(f"gate failed: {_plural(len(confirmed), 'confirmed new finding')}"
-                 if r.failed else "gate passed: no confirmed new finding")
+    lines.append(_verdict(r, "new finding"))
     return lines
+
+
+def _functions_text(r):
+    """The functions not compared, each kind with what to do about it."""
+    lines = []
+    if r.left_out:
+        lines.append(f"left out by --functions: {', '.join(r.left_out)}")
+    if r.not_in_baseline:
+        lines.append(f"not in the baseline (not compared): {', '.join(r.not_in_baseline)}; "
+                     f"`{r.baseline_command(r.not_in_baseline)}` adds "
+                     f"{'it' if len(r.not_in_baseline) == 1 else 'them'}")
+    if r.changed:
+        lines.append(f"changed in the spec since the baseline (call or datatypes; refused, not "
+                     f"compared): {', '.join(r.changed)}")
+        lines += [f"  `{r.baseline_command([name])}` rebases {name} on run {r.info.id}"
+                  for name in r.changed]
+    return lines
+
+
+def _verdict(r, what):
+    """The last line: failed, refused (a changed function and nothing
+    failed), or passed."""
+    if r.failed:
+        return f"gate failed: {'; '.join(r.failures)}"
+    if r.refused:
+        return (f"gate refused: {_plural(len(r.changed), 'function')} changed in the spec since "
+                f"the baseline, and no confirmed {what} elsewhere")
+    return f"gate passed: no confirmed {what}"
 
 
 def as_text(r):
@@ -373,8 +481,7 @@ def as_text(r):
                                     ("the baseline", f"run {r.info.id}"))
     if different:
         lines.insert(1, different)
-    if r.not_compared:
-        lines.append(f"not compared (run by one side only): {', '.join(r.not_compared)}")
+    lines += _functions_text(r)
     if r.confirm:
         checked = f"each run again {'once' if r.confirm == 1 else f'{r.confirm} times'} on its own"
     else:
@@ -395,7 +502,9 @@ def as_text(r):
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
     if r.flaky:
-        lines.append("flaky new failures (did not fail every time again; not counted):")
+        lines.append("flaky new failures (did not fail every time again; "
+                     + ("counted, as --fail-on-flaky asks):" if r.fail_on_flaky
+                        else "not counted):"))
         lines += _section(r.flaky, lambda n: [
             f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns_described)}"],
             "flaky", "--junit lists every one")
@@ -411,6 +520,5 @@ def as_text(r):
     else:
         lines.append(f"run {r.info.id} has no findings made (`trebuchet findings --db {r.db}`"
                      f" makes them), so it is gated case by case")
-    lines.append(f"gate failed: {_plural(len(r.confirmed), 'confirmed new failure')}"
-                 if r.failed else "gate passed: no confirmed new failure")
+    lines.append(_verdict(r, "new failure"))
     return "\n".join(lines)

@@ -6,6 +6,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 from pathlib import Path
@@ -136,12 +137,35 @@ def test_fprintf_int_is_written_as_a_call_of_fprintf(tmp_path):
     assert returned(run(out)) == ("fprintf", result["ret"], result["errno"])
 
 
-def test_robust_sfio_links_its_library_by_path(tmp_path):
+def test_robust_sfio_links_its_library_by_name_from_where_it_lies(tmp_path):
     result, out = emit(tmp_path, "robust_sfio", "sfclose", "--values", "Sfio_t:GARBAGE")
     assert (result["outcome"], result["errno"]) == ("PASS", 9)  # EBADF, where SFIO crashes
     library = ROOT / "build" / "lib" / "librobust_sfio.so"
-    assert f"{library} -Wl,-rpath,{library.parent} -l:libgvpr.so.2" in (out / "Makefile").read_text()
+    makefile = (out / "Makefile").read_text().splitlines()
+    assert f"LIBDIRS  = {library.parent}" in makefile
+    assert "LIB      = $(LIBDIRS:%=-L%) $(LIBDIRS:%=-Wl,-rpath,%) -l:librobust_sfio.so" \
+        " -l:libgvpr.so.2" in makefile
     build(out)
+    ran = run(out)
+    assert ran.returncode == 0, ran.stderr
+    assert returned(ran) == ("sfclose", result["ret"], result["errno"])
+
+
+def test_a_reproducer_builds_elsewhere_where_make_is_told_where_the_library_lies(tmp_path):
+    """Another folder, the library in another place: `make LIBDIRS=` links
+    and runs it from there, as on a maintainer's machine."""
+    result, written = emit(tmp_path, "robust_sfio", "sfclose", "--values", "Sfio_t:GARBAGE")
+    out, libs = tmp_path / "elsewhere" / "repro", tmp_path / "libs"
+    shutil.copytree(written, out)
+    shutil.rmtree(written)
+    libs.mkdir()
+    shutil.copyfile(ROOT / "build" / "lib" / "librobust_sfio.so", libs / "librobust_sfio.so")
+    made = subprocess.run(["make", "-C", str(out), f"LIBDIRS={libs}"], capture_output=True,
+                          text=True)
+    assert made.returncode == 0, made.stderr
+    dynamic = subprocess.run(["readelf", "-d", str(out / "repro")], capture_output=True,
+                             text=True, check=True).stdout
+    assert f"[{libs}]" in dynamic and str(ROOT) not in dynamic
     ran = run(out)
     assert ran.returncode == 0, ran.stderr
     assert returned(ran) == ("sfclose", result["ret"], result["errno"])
@@ -154,8 +178,8 @@ def test_the_directory_names_nothing_of_trebuchets_but_the_library(tmp_path, tar
                               text=True).stdout.splitlines()
     if target == "stdio":
         assert mentions == []
-    else:  # the Makefile's link line, which names the library by its path
-        assert len(mentions) == 1 and "Makefile" in mentions[0] and "LDLIBS" in mentions[0]
+    else:  # the Makefile's folder of the library, which a make command line can change
+        assert len(mentions) == 1 and "Makefile" in mentions[0] and "LIBDIRS" in mentions[0]
     assert not list(out.rglob("*.so")) and not list(out.rglob("*.a"))
     made = build(out, "-O2 -g -Wall -Werror -fno-builtin -U_FORTIFY_SOURCE")
     assert "warning" not in made.stderr

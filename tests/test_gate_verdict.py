@@ -14,7 +14,7 @@ import pytest
 
 from conftest import query, trebuchet
 from test_gate import (by_case, demolib_v1, expected_regression, flaky_new_failure,  # noqa: F401
-                       gate, run_demolib, sarif_errors, without_findings)
+                       gate, junit_valid, run_demolib, sarif_errors, without_findings)
 from trebuchet.reports import baseline as baselines
 
 
@@ -108,3 +108,15 @@ def test_reproducers_are_written_without_reruns_too(by_case, tmp_path):  # noqa:
     assert out.is_dir() and not result.stderr, result.stderr
     assert sorted(p.name for p in out.iterdir()) == sorted(
         f"{f}-case-{c}" for f, c in expected_regression())
+
+
+def test_fail_on_flaky_counts_a_flaky_new_finding(flaky, tmp_path):
+    db, baseline, toggle, env = flaky
+    toggle.write_text("1")  # the reruns fail, pass, fail: flaky, as above
+    junit = tmp_path / "j.xml"
+    result = gate(db, baseline, "--fail-on-flaky", "--junit", junit, env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "0 confirmed, 1 flaky" in result.stdout
+    assert result.stdout.endswith("gate failed: 1 flaky new finding (--fail-on-flaky)\n")
+    [failure] = junit_valid(junit).iter("failure")
+    assert "flaky (--fail-on-flaky): " in failure.get("message")
