@@ -13,6 +13,7 @@ import tempfile
 import time
 
 from . import report
+from .metrics import plural
 
 
 def whole(dbs, repeat):
@@ -51,18 +52,24 @@ def steps(dbs):
     return took
 
 
-def cases(dbs):
-    """How many cases the stores hold."""
+def held(dbs):
+    """(cases, runs) the stores hold: what a report chooses from (it reads the
+    newest run of each target, and the other dictionary's beside it)."""
     from . import store
 
-    return sum(store.connect(db).execute("SELECT count(*) FROM results").fetchone()[0]
-               for db in dbs)
+    counts = [store.connect(db).execute("SELECT (SELECT count(*) FROM results),"
+                                        " (SELECT count(*) FROM runs)").fetchone()
+              for db in dbs]
+    return sum(c for c, _ in counts), sum(r for _, r in counts)
 
 
 def as_text(dbs, times, took):
     elapsed, cpu = [t for t, _ in times], [c for _, c in times]
-    lines = [f"trebuchet report over {cases(dbs):,} cases in {', '.join(map(str, dbs))}:",
-             f"  whole command, {len(times)} runs after a warm-up: median {statistics.median(elapsed):.2f} s"
+    cases, runs = held(dbs)
+    lines = [f"trebuchet report of {', '.join(map(str, dbs))} ({cases:,} cases in"
+             f" {plural(runs, 'run')} stored):",
+             f"  whole command, {plural(len(times), 'time')} after a warm-up: median"
+             f" {statistics.median(elapsed):.2f} s"
              f" elapsed (min {min(elapsed):.2f}, max {max(elapsed):.2f}),"
              f" {statistics.median(cpu):.2f} s CPU (user + system)",
              f"  load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
