@@ -214,7 +214,8 @@ def as_text(result, show_all=False):
     if lines[-1]:
         lines.append("")
     regressions = len(result.changes["newly_failing"])
-    lines.append(f"regressed: {regressions} cases passed in the first run and fail in the second"
+    lines.append(f"regressed: {metrics.plural(regressions, 'case')} passed in the first run and "
+                 f"fail{'s' if regressions == 1 else ''} in the second"
                  if regressions else
                  "not regressed: no case that passed in the first run fails in the second")
     return "\n".join(lines)

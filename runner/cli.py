@@ -415,7 +415,9 @@ def _shard(text):
 
 
 def _parser():
+    from importlib.metadata import version
     p = _Parser(prog="trebuchet", description="API robustness testing for C libraries.")
+    p.add_argument("--version", action="version", version=f"trebuchet {version('trebuchet')}")
     sub = p.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run a robustness campaign against a target")

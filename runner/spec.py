@@ -302,6 +302,9 @@ def _schema_message(e):
             all(c.validator == "required" for c in e.context):
         keys = [k for c in e.context for k in c.validator_value]
         return "missing key: one of " + ", ".join(f"'{k}'" for k in keys)
+    if e.validator == "enum":
+        return (f"{json.dumps(e.instance)} is not one of "
+                + ", ".join(json.dumps(v) for v in e.validator_value))
     return e.message if len(e.message) < 200 else e.message[:200] + "..."
 
 

@@ -40,3 +40,18 @@ def test_repro_by_values_and_by_index_agree():
                          "--case", index).stdout
     assert by_values == by_index
     assert "ABORT" in by_values
+
+
+def test_version_is_the_one_pyproject_writes():
+    import re
+    from conftest import ROOT
+    written = re.search(r'^version = "(.*)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1]
+    assert trebuchet("--version").stdout == f"trebuchet {written}\n"
+
+
+def test_a_value_outside_a_list_is_named_with_the_list_in_words(tmp_path):
+    from test_bad_input import GOOD_FUNCTION, assert_input_error, write_spec
+    spec = write_spec(tmp_path, "functions:\n" + GOOD_FUNCTION.replace("when: eof", "when: nan"))
+    result = trebuchet("list", "functions", "--target", spec, check=False)
+    assert_input_error(result, '"nan" is not one of "null", "eof", ')
+    assert "[" not in result.stderr.split("is not one of")[1]
