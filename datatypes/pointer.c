@@ -35,16 +35,19 @@ static int setup_freed(union tb_arg *out)
 	return 0;
 }
 
+/* A page of random bytes with protection prot, followed by a PROT_NONE
+ * guard page, as VALID's block is: a read past its end faults the same on
+ * every machine, instead of meeting whatever mapping happens to follow. */
 static void *page_with(int prot)
 {
-	void *p = mmap(NULL, page_size(), PROT_READ | PROT_WRITE,
+	char *p = mmap(NULL, 2 * page_size(), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
 	tb_garbage_fill(p, page_size());
-	if (mprotect(p, page_size(), prot)) {
-		munmap(p, page_size());
+	if (mprotect(p, page_size(), prot) || mprotect(p + page_size(), page_size(), PROT_NONE)) {
+		munmap(p, 2 * page_size());
 		return NULL;
 	}
 	return p;
