@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Optional
 
 from trebuchet.runner import pins
+from trebuchet.runner import ctype_probe
 from trebuchet.runner.names import stderr_text
 
 from . import findings_store
@@ -108,26 +109,13 @@ def _parameter_list(signature):
     return signature[start + 1:]
 
 
-def _split_top_level(text):
-    """text split at the commas outside parentheses."""
-    parts, depth, current = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    return parts + [current]
-
-
 def parameter_names(signature):
     """The parameter names of a stored C prototype, in order:
     "size_t fwrite(const void *ptr, size_t size, ...)" -> ["ptr", "size", ...],
     "int (*compar)(const void *, const void *)" -> "compar".  A parameter
     written without a name is called by its position (arg1, ...)."""
     names = []
-    for i, param in enumerate(p.strip() for p in _split_top_level(_parameter_list(signature))):
+    for i, param in enumerate(ctype_probe.split_slots(_parameter_list(signature))):
         if param in ("", "void", "..."):
             continue
         pointer = re.search(r"\(\s*\*\s*(?:const\s+)?([A-Za-z_]\w*)?\s*\)", param)

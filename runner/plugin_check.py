@@ -19,6 +19,7 @@ Three of the build's stages (runner/build.py) are here: the spec's types
 before the shims are generated (check_signatures), the compiled plugin's
 datatypes (check_datatypes), and the C types those give each parameter
 (check_slot_types)."""
+import math
 import subprocess
 from dataclasses import dataclass
 
@@ -88,14 +89,13 @@ def check_products(spec, datatypes):
     """Every function's cross product of values can be indexed; one that
     cannot is refused at its line, whatever --cap would draw from it."""
     for f in spec.functions:
-        total = 1
-        for p in f.params:
-            total *= len(datatypes[p.datatype]["values"]) if p.datatype in datatypes else 1
+        counts = [len(datatypes[p.datatype]["values"]) for p in f.params
+                  if p.datatype in datatypes]
+        total = math.prod(counts)
         if total > MAX_CASES:
-            counts = " x ".join(str(len(datatypes[p.datatype]["values"])) for p in f.params
-                                if p.datatype in datatypes)
             raise TrebuchetError(
-                f"{f.name}: its parameters' values make {counts} = {total:.3g} cases, more "
+                f"{f.name}: its parameters' values make {' x '.join(map(str, counts))} = "
+                f"{total:.3g} cases, more "
                 f"than a case index can name (2^63 - 1); give some parameters a datatype of "
                 f"fewer values", *f.returns_where)
 
