@@ -70,6 +70,8 @@ def campaign_rate(target, jobs, extra, executor=EXEC, cpu_key=None):
     """Cases stored per second of wall time, for one whole executor run;
     its CPU µs per case go to cpu_per_case[cpu_key] when given."""
     so = plugin(target)  # built (or found fresh) before the clock starts
+    if executor != EXEC:  # another build: its own plugin, of its own plugin ABI
+        so = executor.parent.parent / "targets" / target / f"{target}.so"
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         cpu = children_cpu()
