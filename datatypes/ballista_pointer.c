@@ -33,7 +33,7 @@ static int block(union tb_arg *out, size_t size, size_t offset, char fill)
 	char *p = malloc(n);
 
 	if (!p)
-		return -1;
+		return tb_setup_fail("malloc(%zu)", (size_t)n);
 	if (fill)
 		memset(p, fill, size);
 	out->ptr = p + offset;

@@ -50,7 +50,7 @@ static int build_char(const long *args, union tb_arg *out)
 	char *p = malloc(size < third + 2 ? third + 2 : size);
 
 	if (!p)
-		return -1;
+		return tb_setup_fail("malloc(%zu)", size < third + 2 ? third + 2 : size);
 	memset(p, 0, size < third + 2 ? third + 2 : size);
 	if (args[2] == FILL_SOME)
 		memset(p, (int)args[1], third);
@@ -188,11 +188,13 @@ static int build_fname(const long *args, union tb_arg *out)
 	char *path, link_from[LONG_NAME + 8];
 	int made;
 
-	if (state == CLOSED || make_dir(TESTDIR) || make_dir("tmpdir"))
-		return -1;
+	if (state == CLOSED)  /* as in Ballista's b_fname, which never gave it a value */
+		return tb_setup_fail("b_fname's CLOSED state has no value (as in Ballista)");
+	if (make_dir(TESTDIR) || make_dir("tmpdir"))
+		return tb_setup_fail("making the directories %s and tmpdir", TESTDIR);
 	path = fname_of(args[3]);
 	if (!path)
-		return -1;
+		return tb_setup_fail("no name of this kind");
 	out->ptr = path;
 	switch (state) {
 	case NOT_EXIST_FILE:
@@ -205,11 +207,15 @@ static int build_fname(const long *args, union tb_arg *out)
 		snprintf(link_from, sizeof(link_from), "%s.link", path);
 		unlink(path);
 		return make_file(link_from, contents, mode) || link(link_from, path) ||
-		       chmod(path, mode) ? -1 : 0;
+		       chmod(path, mode) ? tb_setup_fail("linking %.60s to a new file", path) : 0;
 	}
 	made = make_file(path, contents, mode);
+	if (made)
+		return tb_setup_fail("making the file %.60s", path);
 	/* held open for the call; a mode that forbids it cannot be built */
-	return made || !fopen(path, state == OPEN_READ ? "r+" : "w+") ? -1 : 0;
+	return !fopen(path, state == OPEN_READ ? "r+" : "w+") ?
+	       tb_setup_fail("opening %.60s %s, as its state holds it", path,
+			     state == OPEN_READ ? "r+" : "w+") : 0;
 }
 
 TB_DATATYPE(tb_type_b_fname) = {

@@ -135,8 +135,21 @@ void tb_dial_name(const struct tb_datatype *type, long i, char *buf, size_t len)
  * own flag, or named by the misuse list of type or of an ancestor. */
 int tb_value_misuse(const struct tb_datatype *type, const struct tb_value *value);
 
-/* Builds a value: constant, setup() or build(args).  Returns 0 or -1. */
+/* Builds a value: constant, setup() or build(args).  Returns 0 or -1;
+ * on -1, tb_setup_reason() says why. */
 int tb_value_build(const struct tb_value *value, union tb_arg *out);
+
+/* Why a value could not be built.  A setup() or build() that fails says so
+ * with tb_setup_fail("open %s", path) and returns its -1: the message (cut
+ * at TB_SETUP_REASON - 1 bytes) and errno as it was at the call are stored
+ * with the SETUP case.  One that returns -1 without it is stored with the
+ * errno it left alone (a failed open's, mmap's).  Only the first word
+ * counts: a helper's reason is not overwritten by its caller's. */
+#define TB_SETUP_REASON 160
+int tb_setup_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The reason of the last tb_value_build() that failed ("" when its setup
+ * gave none), and its errno in *err. */
+const char *tb_setup_reason(int *err);
 
 /* ---- helpers shared by the datatype files ---- */
 

@@ -4,6 +4,8 @@
  * runs once per run, before any test process exists; the per-case path only
  * indexes.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +227,35 @@ int tb_value_misuse(const struct tb_datatype *type, const struct tb_value *value
 	return 0;
 }
 
-int tb_value_build(const struct tb_value *value, union tb_arg *out)
+/* The test process builds its values once, so one static reason is its
+ * case's. */
+static char setup_reason[TB_SETUP_REASON];
+static int setup_errno;
+static int setup_said;
+
+int tb_setup_fail(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	if (!setup_said) {
+		setup_said = 1;
+		setup_errno = err;
+		va_start(ap, fmt);
+		vsnprintf(setup_reason, sizeof(setup_reason), fmt, ap);
+		va_end(ap);
+	}
+	errno = err;
+	return -1;
+}
+
+const char *tb_setup_reason(int *err)
+{
+	*err = setup_errno;
+	return setup_reason;
+}
+
+static int build(const struct tb_value *value, union tb_arg *out)
 {
 	if (value->build)
 		return value->build(value->args, out);
@@ -234,4 +264,17 @@ int tb_value_build(const struct tb_value *value, union tb_arg *out)
 		return 0;
 	}
 	return value->setup(out);
+}
+
+int tb_value_build(const struct tb_value *value, union tb_arg *out)
+{
+	int failed;
+
+	setup_said = 0;
+	setup_reason[0] = 0;
+	errno = 0;
+	failed = build(value, out);
+	if (failed && !setup_said)
+		setup_errno = errno;
+	return failed;
 }

@@ -100,14 +100,15 @@ int tb_stream_fd(const char *prefix, const struct tb_stream_text *text, const lo
 	unlink(name);
 	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || (pos != TB_POS_EMPTY && !writes && write_text(fd, text)) || close(fd))
-		return -1;
+		return tb_setup_fail("writing the scratch file %s", name);
 	fd = open(name, open_flags[mode], (mode_t)args[TB_DIAL_PERMISSIONS]);
 	if (fd < 0)
-		return -1;
+		return tb_setup_fail("opening %s in the stream's mode", name);
 	if ((pos != TB_POS_EMPTY && writes && write_text(fd, text)) ||
 	    (pos == TB_POS_BEGINNING && lseek(fd, 0, SEEK_SET) < 0) ||
 	    ((pos == TB_POS_END || pos == TB_POS_AT_EOF) && lseek(fd, 0, SEEK_END) < 0) ||
 	    (pos == TB_POS_PAST_END && lseek(fd, 10, SEEK_END) < 0)) {
+		tb_setup_fail("placing %s at the stream's position", name);
 		close(fd);
 		return -1;
 	}
@@ -126,19 +127,20 @@ int tb_stream_build(const struct tb_stream_kind *kind, const struct tb_stream_te
 		return -1;
 	stream = kind->from_fd(fd, (enum tb_stream_mode)args[TB_DIAL_MODE]);
 	if (!stream) {
+		tb_setup_fail("making a stream of %s's descriptor", name);
 		close(fd);
 		return -1;
 	}
 	if (args[TB_DIAL_POSITION] == TB_POS_AT_EOF && kind->read_to_eof(stream))
-		return -1;
+		return tb_setup_fail("reading %s's stream to its end", name);
 	switch (args[TB_DIAL_EXISTENCE]) {
 	case TB_CLOSED:
 		/* keep the address as a number: a dangling stream is the point */
 		out->u = (uintptr_t)stream;
-		return kind->close(stream) ? -1 : 0;
+		return kind->close(stream) ? tb_setup_fail("closing %s's stream", name) : 0;
 	case TB_DELETED:
 		if (unlink(name))
-			return -1;
+			return tb_setup_fail("deleting %s", name);
 		break;
 	}
 	out->ptr = stream;

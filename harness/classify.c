@@ -5,6 +5,7 @@
  * happened after it.
  */
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "outcome.h"
@@ -42,7 +43,7 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 {
 	const struct tb_record *r = obs->record;
 	uint64_t calling = tb_mark(r->nonce, TB_MARK_CALLING, 0, 0, 0);
-	uint64_t setup = tb_mark(r->nonce, TB_MARK_SETUP, (uint64_t)r->setup_param, 0, 0);
+	uint64_t setup = tb_setup_mark(r);
 	uint64_t cleaned = tb_mark(r->nonce, TB_MARK_CLEANED, 0, 0, 0);
 	int returned = r->returned_mark == tb_returned_mark(r);
 	int dying = r->dying_mark && r->dying_mark == tb_dying_mark(r);
@@ -51,6 +52,8 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 	res->signal = -1;
 	res->exit_status = -1;
 	res->setup_param = -1;
+	res->setup_errno = 0;
+	res->reason_len = 0;
 	res->ret = 0;
 	res->err = 0;
 	res->error_reported = 0;
@@ -92,6 +95,10 @@ void tb_classify(const struct tb_observation *obs, struct tb_result *res)
 	} else if (r->setup_mark == setup) {
 		res->outcome = TB_SETUP;
 		res->setup_param = r->setup_param;
+		res->setup_errno = r->setup_errno;
+		res->reason_len = (uint32_t)strnlen(r->setup_reason, sizeof(r->setup_reason) - 1);
+		memcpy(res->setup_reason, r->setup_reason, res->reason_len);
+		res->setup_reason[res->reason_len] = 0;
 	} else if (obs->timed_out || sig >= 0) {
 		/* a value's setup crashed or hung: the value could not be built */
 		res->outcome = TB_SETUP;

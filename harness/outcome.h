@@ -65,19 +65,22 @@ struct tb_result {
 	int64_t duration_us;
 	uint32_t stderr_len;     /* bytes in stderr_tail: ABORT and RESTART only */
 	uint32_t site_len;       /* bytes of site: ABORT and RESTART only, when the handler left one */
+	int32_t setup_errno;     /* SETUP: errno when its value's setup failed */
+	uint32_t reason_len;     /* SETUP: bytes of setup_reason, less its NUL */
 	char stderr_tail[TB_STDERR_TAIL];  /* the last bytes it wrote to stderr */
 	struct tb_site site;
+	char setup_reason[TB_SETUP_REASON];  /* SETUP: why, in the setup's words */
 };
 
 /* A result travels from the fork server as the bytes of its struct up to
- * the end of the tail it holds, then the site's first site_len bytes: most
- * hold neither, and a pipe full of unused tails would stall the server's
- * writes, and with them its forks. */
+ * the end of the tail it holds, then the site's first site_len bytes, then
+ * the reason's reason_len: most hold none of them, and a pipe full of
+ * unused tails would stall the server's writes, and with them its forks. */
 #define TB_RESULT_HEAD offsetof(struct tb_result, stderr_tail)
 #define TB_SITE_HEAD offsetof(struct tb_site, frames)
 static inline size_t tb_result_wire_size(const struct tb_result *r)
 {
-	return TB_RESULT_HEAD + r->stderr_len + r->site_len;
+	return TB_RESULT_HEAD + r->stderr_len + r->site_len + r->reason_len;
 }
 
 /* Writes r as it travels to out (tb_result_wire_size() bytes). */
@@ -87,19 +90,21 @@ static inline size_t tb_result_pack(const struct tb_result *r, char *out)
 
 	memcpy(out, r, head);
 	memcpy(out + head, &r->site, r->site_len);
-	return head + r->site_len;
+	memcpy(out + head + r->site_len, r->setup_reason, r->reason_len);
+	return head + r->site_len + r->reason_len;
 }
 
 /* The size of the result that starts at in, from its head (which must be
  * there: TB_RESULT_HEAD bytes). */
 static inline size_t tb_result_wire_size_at(const char *in)
 {
-	uint32_t tail, site;
+	uint32_t tail, site, reason;
 
 	/* results lie end to end, not aligned */
 	memcpy(&tail, in + offsetof(struct tb_result, stderr_len), sizeof(tail));
 	memcpy(&site, in + offsetof(struct tb_result, site_len), sizeof(site));
-	return TB_RESULT_HEAD + tail + site;
+	memcpy(&reason, in + offsetof(struct tb_result, reason_len), sizeof(reason));
+	return TB_RESULT_HEAD + tail + site + reason;
 }
 
 /* Reads the whole result at in (tb_result_wire_size_at(in) bytes) into r. */
@@ -108,6 +113,8 @@ static inline void tb_result_unpack(const char *in, struct tb_result *r)
 	memcpy(r, in, TB_RESULT_HEAD);
 	memcpy(r->stderr_tail, in + TB_RESULT_HEAD, r->stderr_len);
 	memcpy(&r->site, in + TB_RESULT_HEAD + r->stderr_len, r->site_len);
+	memcpy(r->setup_reason, in + TB_RESULT_HEAD + r->stderr_len + r->site_len, r->reason_len);
+	r->setup_reason[r->reason_len] = 0;
 }
 
 /* What the fork server saw of one finished test process. */

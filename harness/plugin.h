@@ -55,7 +55,7 @@ static inline double tb_bits_double(long long bits)
 	return u.d;
 }
 
-#define TB_PLUGIN_ABI 6
+#define TB_PLUGIN_ABI 7
 
 struct tb_plugin {
 	int abi;

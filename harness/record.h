@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "plugin.h"
 
@@ -32,7 +33,9 @@ struct tb_frame {
 struct tb_record {
 	uint64_t nonce;           /* set by the fork server before each fork */
 	int32_t building;         /* parameter being set up (unchecked, a hint) */
-	int32_t setup_param;      /* covered by setup_mark */
+	int32_t setup_param;      /* covered by setup_mark, as are the next two */
+	int32_t setup_errno;      /* errno when the value's setup failed */
+	char setup_reason[TB_SETUP_REASON];  /* why, in its setup's words, or "" */
 	uint64_t setup_mark;      /* a value could not be built */
 	uint64_t calling_mark;    /* about to call the function */
 	struct tb_call call;      /* written by the shim */
@@ -56,6 +59,9 @@ struct tb_record {
 	struct tb_frame frames[TB_SITE_FRAMES];
 	char names[TB_SITE_NAMES];
 };
+
+/* the setup mark reads the reason a word at a time */
+_Static_assert(TB_SETUP_REASON % sizeof(uint64_t) == 0, "TB_SETUP_REASON in whole words");
 
 /* What launch() clears before each case: the frames and names are
  * overwritten by a handler before its mark makes them count. */
@@ -93,6 +99,20 @@ static inline uint64_t tb_returned_mark(const struct tb_record *r)
 {
 	return tb_mark(r->nonce, TB_MARK_RETURNED, (uint64_t)r->call.ret,
 		       (uint64_t)(uint32_t)r->call.err, (uint64_t)r->call.error_reported);
+}
+
+/* Over the parameter, errno and every byte of the reason (8 at a time). */
+static inline uint64_t tb_setup_mark(const struct tb_record *r)
+{
+	uint64_t fold = 0, word;
+	size_t i;
+
+	for (i = 0; i < sizeof(r->setup_reason); i += sizeof(word)) {
+		memcpy(&word, r->setup_reason + i, sizeof(word));
+		fold = tb_mark(fold, TB_MARK_SETUP, word, i, 0);
+	}
+	return tb_mark(r->nonce, TB_MARK_SETUP, (uint64_t)r->setup_param,
+		       (uint64_t)(uint32_t)r->setup_errno, fold);
 }
 
 /* The signals whose si_addr is an address (the faulting access or

@@ -71,6 +71,8 @@ static void print_result(const struct tb_target *t, const struct tb_result *r, F
 		r->err, r->error_reported, r->setup_param, r->cleanup_failed,
 		(long long)r->duration_us);
 	print_bytes(r->stderr_tail, r->stderr_len, out);
+	fprintf(out, ", \"setup_errno\": %d, \"setup_reason\": ", r->setup_errno);
+	print_bytes(r->setup_reason, r->reason_len, out);
 	/* where it ended: the site's frames, one per line (runner/repro.py
 	 * symbolizes them); "" when it left none */
 	fputs(", \"frames\": ", out);

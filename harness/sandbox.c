@@ -5,6 +5,7 @@
  */
 #include <grp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -99,7 +100,9 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 		rec->building = i;
 		if (tb_value_build(values[i], &args[i])) {
 			rec->setup_param = i;
-			tb_mark_store(&rec->setup_mark, tb_mark(rec->nonce, TB_MARK_SETUP, (uint64_t)i, 0, 0));
+			snprintf(rec->setup_reason, sizeof(rec->setup_reason), "%s",
+				 tb_setup_reason(&rec->setup_errno));
+			tb_mark_store(&rec->setup_mark, tb_setup_mark(rec));
 			_exit(0);
 		}
 	}

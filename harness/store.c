@@ -124,8 +124,9 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 	    tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO results (run_id, function, case_index, value_names,"
 			       " outcome, signal, exit_status, ret, errno, error_reported,"
-			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr,"
+			       " setup_errno, setup_reason)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st->insert, NULL) != SQLITE_OK ||
 	    tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO crash_sites (run_id, function, case_index, signal, code,"
@@ -416,6 +417,13 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		tb_sqlite.bind_blob(s, 15, r->stderr_tail, (int)r->stderr_len, SQLITE_STATIC);
 	else
 		tb_sqlite.bind_null(s, 15);
+	/* why a value could not be built; a setup that crashed or hung says it
+	 * by its signal alone */
+	bind_optional(s, 16, r->outcome == TB_SETUP && r->signal < 0, r->setup_errno);
+	if (r->reason_len)
+		tb_sqlite.bind_text(s, 17, r->setup_reason, (int)r->reason_len, SQLITE_STATIC);
+	else
+		tb_sqlite.bind_null(s, 17);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.reset(s);
 	if (rc != SQLITE_DONE)

@@ -12,10 +12,10 @@ from trebuchet.runner.names import stderr_text
 from . import judges
 
 RECORD_SQL = """
-SELECT r.run_id, runs.target, r.function, r.case_index, r.value_names, r.outcome,
-       r.signal, r.exit_status, r.errno, r.ret, r.error_reported, r.setup_param,
-       r.duration_us, r.cleanup_failed, r.stderr,
-       c.signal AS crash_signal, c.fault_addr, c.frames,
+SELECT r.run_id AS run, runs.target, r.function, r.case_index AS "case",
+       r.value_names AS "values", r.outcome, r.signal, r.exit_status, r.errno, r.ret,
+       r.error_reported, r.setup_param, r.setup_errno, r.setup_reason, r.duration_us,
+       r.cleanup_failed, r.stderr, c.signal AS crash_signal, c.fault_addr, c.frames,
        f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title,
        runs.pins AS run_pins, fn.unsigned_return
 FROM results r JOIN runs ON runs.id = r.run_id
@@ -28,9 +28,9 @@ ORDER BY r.run_id, r.function, r.case_index
 """
 
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
-          "errno", "ret", "error_reported", "setup_param", "duration_us", "cleanup_failed",
-          "stderr", "crash_signal", "fault_addr", "frames", "finding", "finding_fingerprint",
-          "finding_title", "run_pins", "silent", "hindering"]
+          "errno", "ret", "error_reported", "setup_param", "setup_errno", "setup_reason",
+          "duration_us", "cleanup_failed", "stderr", "crash_signal", "fault_addr", "frames",
+          "finding", "finding_fingerprint", "finding_title", "run_pins", "silent", "hindering"]
 
 
 def _judged(conn):
@@ -43,32 +43,38 @@ def _judged(conn):
     return out
 
 
+def _ret(row):
+    """The return value as JSON holds it."""
+    ret = row["ret"]
+    # SQLite's integers are signed: an unsigned 64-bit return from 2^63 on
+    # comes back negative
+    if row["unsigned_return"] and isinstance(ret, int):
+        return ret & 0xFFFFFFFFFFFFFFFF
+    # JSON has no number for an infinity: the text, as for NaN (the store's)
+    if isinstance(ret, float) and math.isinf(ret):
+        return "Infinity" if ret > 0 else "-Infinity"
+    return ret
+
+
 def records(conn, run=None):
     where, args = ("WHERE r.run_id = ?", (run,)) if run is not None else ("", ())
     judged = _judged(conn)
     for row in conn.execute(RECORD_SQL.format(where=where), args):
-        values = list(row)[:len(FIELDS) - 2]  # silent and hindering are added below
-        values[4] = row["value_names"].split(" ") if row["value_names"] else []
-        values[14] = stderr_text(row["stderr"])
-        # SQLite's integers are signed: an address above 2^63 comes back negative
-        if row["fault_addr"] is not None:
-            values[16] = row["fault_addr"] & 0xFFFFFFFFFFFFFFFF
-        # a site whose unwinding failed has no frames: an empty list
-        values[17] = None if row["frames"] is None else \
-            row["frames"].split("\n") if row["frames"] else []
-        # SQLite's integers are signed: an unsigned 64-bit return from 2^63 on
-        # comes back negative
-        if row["unsigned_return"] and isinstance(row["ret"], int):
-            values[9] = row["ret"] & 0xFFFFFFFFFFFFFFFF
-        # JSON has no number for an infinity: the text, as for NaN (the store's)
-        if isinstance(row["ret"], float) and math.isinf(row["ret"]):
-            values[9] = "Infinity" if row["ret"] > 0 else "-Infinity"
-        values[21] = pins.shown(row["run_pins"]) or None  # `run --pin`'s, as people read it
+        record = {key: row[key] for key in FIELDS[:-2]}  # silent and hindering: below
+        record.update(
+            values=row["values"].split(" ") if row["values"] else [],
+            stderr=stderr_text(row["stderr"]), ret=_ret(row),
+            # SQLite's integers are signed: an address above 2^63 comes back negative
+            fault_addr=None if row["fault_addr"] is None else row["fault_addr"] & 0xFFFFFFFFFFFFFFFF,
+            # a site whose unwinding failed has no frames: an empty list
+            frames=None if row["frames"] is None else
+            row["frames"].split("\n") if row["frames"] else [],
+            run_pins=pins.shown(row["run_pins"]) or None)  # `run --pin`'s, as people read it
         for kind in ("silent", "hindering"):
-            counted = judged[kind].get((row["run_id"], row["function"]))
-            values.append(None if counted is None or row["outcome"] == "SETUP"
-                          else row["case_index"] in counted)
-        yield dict(zip(FIELDS, values))
+            counted = judged[kind].get((row["run"], row["function"]))
+            record[kind] = (None if counted is None or row["outcome"] == "SETUP"
+                            else row["case"] in counted)
+        yield record
 
 
 def write_json(conn, out, run=None):

@@ -145,6 +145,8 @@ def write_function_pages(out, report, conns, version):
         target_arg = shlex.quote(summary.info.target_arg)
         for f in summary.functions:
             cases = metrics.failing_cases(conn, summary.run, f.name, CASES_PER_PAGE)
+            unbuilt = (metrics.setup_reasons(conn, summary.run, f.name, [p.name for p in f.params])
+                       if f.setups else [])
             (out / page_of(f)).write_text(template.render(
-                f=f, cases=cases, shown=len(cases), version=version, runs=runs,
+                f=f, cases=cases, shown=len(cases), unbuilt=unbuilt, version=version, runs=runs,
                 target_arg=target_arg, equivalent_page=_equivalent_page(report, f)))

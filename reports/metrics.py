@@ -22,7 +22,7 @@ from typing import Optional
 
 from trebuchet.runner import pins
 from trebuchet.runner import ctype_probe
-from trebuchet.runner.names import stderr_text
+from trebuchet.runner.names import setup_why, stderr_text
 
 from . import findings_store
 
@@ -244,6 +244,17 @@ class FailingCase:
     signal: Optional[int]
     exit_status: Optional[int]
     stderr: Optional[str] = None  # the end of what it wrote to stderr
+
+
+@dataclass
+class SetupReason:
+    """The values of one parameter that could not be built for one reason,
+    as a drill-down page lists them."""
+    param: str          # its name, or its index where the names are not known
+    value: str          # "datatype:VALUE"
+    why: str            # runner.names.setup_why's words
+    cases: int
+    first: int          # the first such case, to reproduce
 
 
 @dataclass
@@ -603,6 +614,25 @@ def failing_cases(conn, run, function, limit):
         " ORDER BY case_index LIMIT ?", (run, function, *FAILING, limit))
     return [FailingCase(r[0], r[1].split(" ") if r[1] else [], r[2], r[3], r[4],
                         stderr_text(r[5])) for r in rows]
+
+
+def setup_reasons(conn, run, function, names=()):
+    """Why a function's SETUP cases could not be built: one row per
+    (parameter, value, reason), the most cases first; names are its
+    parameters' names, in order."""
+    groups = {}
+    for case, value_names, param, errno, reason, signal in conn.execute(
+            "SELECT case_index, value_names, setup_param, setup_errno, setup_reason, signal"
+            " FROM results WHERE run_id = ? AND function = ? AND outcome = 'SETUP'"
+            " ORDER BY case_index", (run, function)):
+        values = value_names.split(" ") if value_names else []
+        value = values[param] if param is not None and param < len(values) else "?"
+        known = param is not None and param < len(names)
+        key = (names[param] if known else str(param), value, setup_why(errno, reason, signal))
+        count, first = groups.get(key, (0, case))
+        groups[key] = (count + 1, first)
+    return sorted((SetupReason(*key, count, first) for key, (count, first) in groups.items()),
+                  key=lambda r: (-r.cases, r.first))
 
 
 def pairs(left, right, equivalents):

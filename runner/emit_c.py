@@ -23,7 +23,7 @@ from pathlib import Path
 
 from . import build, codegen, paths, spec as specs
 from .errors import TrebuchetError
-from .names import errno_name, signal_name
+from .names import errno_name, setup_why, signal_name
 from .repro import outcome_text
 from .spec import declaration
 
@@ -105,7 +105,8 @@ def _ending(function, result):
                 "exit status 124)")
     if outcome == "SETUP":
         param = function.params[result["setup_param"]].name
-        return f"it exits 3: parameter {param} cannot be built"
+        why = setup_why(result["setup_errno"], result["setup_reason"], result["signal"])
+        return f"it exits 3: parameter {param} cannot be built ({why})"
     name = f" ({errno_name(result['errno'])})" if result["errno"] else ""
     address = (" (an address, which may differ)"
                if function.returns.endswith("*") and result["ret"] else "")

@@ -33,6 +33,19 @@ def outcome_brief(outcome, signal=None, exit_status=None, errno=None):
     return outcome
 
 
+def setup_why(setup_errno=None, setup_reason=None, signal=None):
+    """Why a SETUP case's value could not be built, as the store keeps it:
+    "the lock file x is held (EACCES)", "errno ENOENT", "its setup died of
+    SIGSEGV"; a setup that hung was killed, by SIGKILL or SIGXCPU."""
+    if signal is not None and signal >= 0:
+        how = "hung" if signal in (9, 24) else f"died of {signal_name(signal)}"
+        return f"its setup {how}"
+    said = f"errno {errno_name(setup_errno)}" if setup_errno else ""
+    if setup_reason:
+        return f"{setup_reason} ({said})" if said else setup_reason
+    return said or "its setup gave no reason"
+
+
 def last_line(text):
     """The last line of a text that is not blank, stripped; '' for none."""
     lines = [line.strip() for line in (text or "").splitlines() if line.strip()]

@@ -4,7 +4,7 @@ radix number of its value indices, last parameter fastest, as in the executor.""
 
 from . import build, executor
 from .errors import TrebuchetError
-from .names import signal_name
+from .names import setup_why, signal_name
 
 STDERR_TAIL = 512  # bytes of a failing case's stderr kept (harness/outcome.h)
 
@@ -70,6 +70,11 @@ def as_record(result):
     for key in ("signal", "exit_status", "setup_param"):
         if record[key] < 0:
             record[key] = None
+    # why a value could not be built: errno where its setup returned, the
+    # reason where it gave one (the store's NULLs, harness/store.c)
+    setup_returned = record["outcome"] == "SETUP" and record["signal"] is None
+    record["setup_errno"] = record["setup_errno"] if setup_returned else None
+    record["setup_reason"] = record["setup_reason"] or None
     if record["outcome"] != "PASS":
         record.update(ret=None, errno=None, error_reported=None)
     record["frames"] = record["frames"].split("\n") if record.get("frames") else None
@@ -104,7 +109,8 @@ def outcome_text(result):
         detail = (f"returned {result['ret']}, errno {result['errno']}, "
                   f"error {'reported' if result['error_reported'] else 'not reported'}")
     elif outcome == "SETUP":
-        detail = f"parameter {result['setup_param']} could not be built"
+        detail = (f"parameter {result['setup_param']} could not be built: "
+                  f"{setup_why(result['setup_errno'], result['setup_reason'], result['signal'])}")
     else:
         detail = "did not return before the deadline"
     return f"{outcome}, {detail}"

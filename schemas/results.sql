@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -91,6 +91,9 @@ CREATE TABLE IF NOT EXISTS results (
     channel_damaged INTEGER NOT NULL DEFAULT 0, -- the call scribbled on the result record
     stderr         BLOB,              -- ABORT, RESTART: the end of what the test process wrote to
                                       -- descriptor 2 (its last lines, 512 bytes at most), or NULL
+    setup_errno    INTEGER,           -- SETUP: errno as the value's setup failed (NULL when the
+                                      -- setup crashed or hung: then signal says how)
+    setup_reason   TEXT,              -- SETUP: why, in the setup's own words (tb_setup_fail), or NULL
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
 );

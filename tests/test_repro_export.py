@@ -12,7 +12,8 @@ from trebuchet.runner import spec as specs
 # PASS whose cleanup crashed: every field set and unset
 FUNCTIONS = "st_return,st_crash,st_exit,st_complain,st_take_value"
 SHARED = {"function", "case", "values", "outcome", "signal", "exit_status", "ret", "errno",
-          "error_reported", "setup_param", "cleanup_failed", "stderr", "frames"}
+          "error_reported", "setup_param", "setup_errno", "setup_reason", "cleanup_failed", "stderr",
+          "frames"}
 
 
 def test_repro_json_and_export_agree_on_every_key_they_share(tmp_path):

@@ -101,6 +101,44 @@ START_TEST(every_value_says_what_it_is)
 END_TEST
 
 /* The registry is the linker section: every file's TB_DATATYPE is in it, once */
+static int fails_saying_why(union tb_arg *out)
+{
+	char longer[300];
+
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = 0;
+	errno = EACCES;
+	tb_setup_fail("%s", longer);
+	/* a caller's word after it does not replace it */
+	errno = EIO;
+	return tb_setup_fail("outer");
+}
+
+static int fails_silently(union tb_arg *out)
+{
+	errno = ENOENT;
+	return -1;
+}
+
+START_TEST(a_failed_setup_says_why_within_its_bound)
+{
+	const struct tb_value says = { .name = "S", .setup = fails_saying_why };
+	const struct tb_value silent = { .name = "Q", .setup = fails_silently };
+	const struct tb_value fine = { .name = "F", .constant.i = 1 };
+	union tb_arg arg;
+	int err;
+
+	ck_assert_int_eq(tb_value_build(&says, &arg), -1);
+	ck_assert_uint_eq(strlen(tb_setup_reason(&err)), TB_SETUP_REASON - 1);
+	ck_assert_int_eq(err, EACCES);
+	/* the next build starts with no reason: errno is what it left */
+	ck_assert_int_eq(tb_value_build(&silent, &arg), -1);
+	ck_assert_str_eq(tb_setup_reason(&err), "");
+	ck_assert_int_eq(err, ENOENT);
+	ck_assert_int_eq(tb_value_build(&fine, &arg), 0);
+}
+END_TEST
+
 START_TEST(registry_holds_every_base_datatype_once)
 {
 	const struct tb_datatype *const *t;
@@ -462,6 +500,7 @@ static Suite *datatype_suite(void)
 	tcase_add_loop_test(t, required_names_exist, 0, sizeof(required) / sizeof(required[0]));
 	tcase_add_test(t, names_unique_within_each_datatype);
 	tcase_add_test(t, every_value_says_what_it_is);
+	tcase_add_test(t, a_failed_setup_says_why_within_its_bound);
 	tcase_add_test(t, registry_holds_every_base_datatype_once);
 	tcase_add_test(t, inherited_values_come_first_in_parent_order);
 	tcase_add_test(t, skip_list_drops_parent_values);

@@ -279,13 +279,39 @@ END_TEST
 
 START_TEST(failed_setup_is_setup_with_param)
 {
-	struct tb_record r = { .nonce = 77, .setup_param = 2 };
+	struct tb_record r = { .nonce = 77, .setup_param = 2, .setup_errno = 13,
+			       .setup_reason = "the lock is held" };
 	struct tb_result res;
+	char wire[sizeof(struct tb_result)];
 
-	r.setup_mark = tb_mark(r.nonce, TB_MARK_SETUP, 2, 0, 0);
+	r.setup_mark = tb_setup_mark(&r);
 	res = classify(&r, EXITED(0), 0);
 	ck_assert_int_eq(res.outcome, TB_SETUP);
 	ck_assert_int_eq(res.setup_param, 2);
+	ck_assert_int_eq(res.setup_errno, 13);
+	ck_assert_str_eq(res.setup_reason, "the lock is held");
+	/* the reason travels after the head, its bytes alone */
+	res.stderr_len = res.site_len = 0;
+	ck_assert_uint_eq(tb_result_pack(&res, wire), TB_RESULT_HEAD + strlen("the lock is held"));
+	memset(&res, 0, sizeof(res));
+	tb_result_unpack(wire, &res);
+	ck_assert_str_eq(res.setup_reason, "the lock is held");
+	ck_assert_int_eq(res.setup_errno, 13);
+}
+END_TEST
+
+START_TEST(scribbled_setup_reason_is_damage)
+{
+	/* the mark covers the reason's bytes and errno: a call cannot forge why */
+	struct tb_record r = { .nonce = 77, .setup_param = 0, .setup_reason = "why" };
+
+	r.setup_mark = tb_setup_mark(&r);
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 0);
+	r.setup_reason[TB_SETUP_REASON - 1] = 'x';
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
+	r.setup_reason[TB_SETUP_REASON - 1] = 0;
+	r.setup_errno = 1;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
 }
 END_TEST
 
@@ -361,7 +387,7 @@ START_TEST(every_mark_is_checked_for_damage)
 	r.cleaned_mark -= 2;
 	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
 	r = record_with(1, 0, 0);
-	r.setup_mark = tb_mark(r.nonce, TB_MARK_SETUP, 0, 0, 0) + 1;
+	r.setup_mark = tb_setup_mark(&r) + 1;
 	ck_assert_int_eq(classify(&r, KILLED(SIGSEGV), 0).channel_damaged, 1);
 	r.setup_mark -= 2;
 	ck_assert_int_eq(classify(&r, KILLED(SIGSEGV), 0).channel_damaged, 1);
@@ -738,6 +764,7 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, forged_dying_mark_is_not_believed);
 	tcase_add_test(contract, site_without_frames_mark_has_no_frames);
 	tcase_add_test(contract, failed_setup_is_setup_with_param);
+	tcase_add_test(contract, scribbled_setup_reason_is_damage);
 	tcase_add_test(contract, crash_in_setup_is_setup);
 	tcase_add_test(contract, silent_death_is_a_harness_failure);
 	tcase_add_test(contract, forged_marks_are_not_believed);

@@ -54,6 +54,6 @@ void repro_value(union tb_arg *out, const struct tb_datatype *type, const char *
 
 	if (!v)
 		repro_not_built(param, type->name, name);
-	if (v->build ? v->build(v->args, out) : v->setup ? v->setup(out) : (*out = v->constant, 0))
+	if (tb_value_build(v, out))
 		repro_not_built(param, type->name, name);
 }

@@ -355,8 +355,12 @@ void repro_returned_floating(const char *function, double ret, int err, int erro
 
 void repro_not_built(const char *param, const char *type, const char *name)
 {
+	int err;
+	const char *why = tb_setup_reason(&err);
+
 	dprintf(report_err, "repro: parameter %s (%s:%s) cannot be built here"
-		" (trebuchet's outcome SETUP)\n", param, type, name);
+		" (trebuchet's outcome SETUP): %s%s%s\n", param, type, name, why,
+		*why && err ? ", " : "", err ? strerror(err) : *why ? "" : "its setup gave no reason");
 	remove_workdir();
 	_exit(3);
 }
