@@ -68,7 +68,7 @@ GATE_HAND = ["tests/test_gate_hand.py"]
 # the gate's fast tests by hand, which reach the baseline and its outputs too
 GATE_FAST = GATE_HAND + ["tests/test_gate_input.py", "tests/test_gate_ratchet.py",
                          "tests/test_gate_findings_hand.py", "tests/test_gate_edges.py",
-                         "tests/test_baseline_by_hand.py"]
+                         "tests/test_baseline_by_hand.py", "tests/test_junit_by_hand.py"]
 MODULES = [
     Module("reports/metrics.py", ["tests/test_rates.py", "tests/test_metrics_by_hand.py"]),
     Module("runner/gate.py", GATE_HAND + ["tests/test_gate_edges.py",
