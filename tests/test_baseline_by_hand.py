@@ -287,3 +287,79 @@ def test_a_stored_target_is_found_by_its_name_with_the_spec_its_run_recorded(tmp
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE runs SET spec = 'robustness/kv.yaml'")
     assert baselines.stored_target(db, "kv") == ("kv", "robustness/kv.yaml")
+
+
+# -- more of what is written and what is refused -----------------------------
+
+def one_function(db, outcomes, target="demo"):
+    return hand_store(db, {"f": dict(signature="int f(int)", datatypes="int",
+                                     cases=[("int:ONE", o) for o in outcomes])}, target=target)
+
+
+def test_rates_are_written_to_two_places(tmp_path):
+    """1 ABORT and 2 RESTART of 3 cases: 33.33%, 66.67%, 100.0%."""
+    db = one_function(tmp_path / "r.db", ["ABORT", "RESTART", "RESTART"])
+    f = baselines.from_store(db, "demo", "demo")["functions"]["f"]
+    assert (f["abort_rate"], f["restart_rate"], f["failure_rate"]) == (33.33, 66.67, 100.0)
+
+
+def test_a_whole_campaign_writes_no_targeted_key_and_a_pinned_run_writes_its_pins(tmp_path):
+    import sqlite3
+    db = one_function(tmp_path / "w.db", ["PASS"])
+    assert "targeted" not in baselines.from_store(db, "demo", "demo")["run"]
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET pins = 'f.a#0=int:ONE'")
+    assert baselines.from_store(db, "demo", "demo")["run"]["targeted"] == "f.a=int:ONE"
+
+
+def test_a_store_for_the_baseline_is_told_which_option_takes_which(tmp_path):
+    db = one_function(tmp_path / "s.db", ["PASS"])
+    with pytest.raises(TrebuchetError) as e:
+        baselines.read(db)
+    assert str(e.value) == (f"{db}: a SQLite store, not a baseline: --baseline takes the file "
+                            f"`trebuchet baseline --out` wrote, --db the store")
+
+
+def test_a_future_format_is_told_what_to_do(tmp_path):
+    data = baseline({"f": {}})
+    data["format"] = "trebuchet baseline 9"
+    path = tmp_path / "f.baseline"
+    path.write_text(json.dumps(data))
+    with pytest.raises(TrebuchetError) as e:
+        baselines.read(path)
+    assert str(e.value) == (
+        f'{path}:1: a baseline of format "trebuchet baseline 9", which this trebuchet does not '
+        f'read (it reads "trebuchet baseline 1" to "trebuchet baseline 2"): gate with the '
+        f'trebuchet that wrote it, or write the baseline again with this one')
+
+
+def test_another_tool_s_format_is_no_baseline(tmp_path):
+    """"trebuchet export 1" shares the word trebuchet, not "trebuchet baseline"."""
+    data = baseline({"f": {}})
+    data["format"] = "trebuchet export 1"
+    path = tmp_path / "e.baseline"
+    path.write_text(json.dumps(data))
+    with pytest.raises(TrebuchetError) as e:
+        baselines.read(path)
+    assert str(e.value) == (f'{path}:1: not a baseline: it has "format": "trebuchet export 1" '
+                            f'(a baseline made by `trebuchet baseline` has "format": '
+                            f'"{baselines.FORMAT}")')
+
+
+def test_of_two_schema_errors_the_first_in_the_file_s_order_is_named(tmp_path):
+    data = baseline({"f": {}})
+    data["run"].update(seed=-1, cap=0)
+    path = written(tmp_path, data)
+    with pytest.raises(TrebuchetError) as e:
+        baselines.read(path)
+    assert str(e.value).startswith(f"{path}: run/cap: 0 is less than the minimum of 1")
+
+
+def test_a_missing_key_is_an_error_at_the_top_level(tmp_path):
+    data = baseline({"f": {}})
+    del data["setup"]
+    path = tmp_path / "m.baseline"
+    path.write_text(json.dumps(data))
+    with pytest.raises(TrebuchetError) as e:
+        baselines.read(path)
+    assert str(e.value) == f"{path}: top level: 'setup' is a required property"
