@@ -106,6 +106,8 @@ static struct tb_result classify_cpu(const struct tb_record *r, int status, int 
 				      .cpu_us = cpu_us, .cpu_limit_us = 1000000 };
 	struct tb_result res;
 
+	/* what the previous case left: tb_classify must set every field it reports */
+	memset(&res, 0xa5, sizeof(res));
 	tb_classify(&obs, &res);
 	return res;
 }
@@ -128,6 +130,98 @@ START_TEST(returned_is_pass_with_its_values)
 	ck_assert_int_eq(res.err, 9);
 	ck_assert_int_eq(res.error_reported, 1);
 	ck_assert_int_eq(res.cleanup_failed, 0);
+	/* and nothing of another outcome */
+	ck_assert_int_eq(res.signal, -1);
+	ck_assert_int_eq(res.exit_status, -1);
+	ck_assert_int_eq(res.setup_param, -1);
+	ck_assert_int_eq(res.setup_errno, 0);
+	ck_assert_uint_eq(res.reason_len, 0);
+	ck_assert_int_eq(res.channel_damaged, 0);
+}
+END_TEST
+
+START_TEST(a_mark_off_by_one_is_no_mark)
+{
+	/* above or below its value, a mark is damage, never the event it marks */
+	struct tb_record r = record_with(1, 0, 1);
+	struct tb_result res;
+
+	r.returned_mark = tb_returned_mark(&r) + 1;
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_ne(res.outcome, TB_PASS);
+	ck_assert_int_eq(res.channel_damaged, 1);
+
+	r = record_with(0, 0, 0);
+	r.calling_mark = tb_mark(r.nonce, TB_MARK_CALLING, 0, 0, 0) + 1;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).outcome, TB_HARNESS);
+
+	r = record_with(0, 0, 0);
+	r.setup_mark = tb_setup_mark(&r) + 1;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).outcome, TB_HARNESS);
+
+	/* a dying mark below its value: the watchdog's kill decides, RESTART */
+	r = record_with(1, 0, 0);
+	r.dying_signal = SIGSEGV;
+	r.dying_mark = tb_dying_mark(&r) - 1;
+	ck_assert_int_eq(classify(&r, KILLED(SIGKILL), 1).outcome, TB_RESTART);
+}
+END_TEST
+
+START_TEST(only_the_watchdog_s_signals_are_the_cpu_limit)
+{
+	/* signals numbered either side of SIGKILL and SIGXCPU, after a whole
+	 * CPU limit's time: a crash, not the watchdog */
+	struct tb_record r = record_with(1, 0, 0);
+
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGABRT), 0, 1000000).outcome, TB_ABORT);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGSYS), 0, 1000000).outcome, TB_ABORT);
+	ck_assert_int_eq(classify_cpu(&r, KILLED(SIGXCPU), 0, 1000000).outcome, TB_RESTART);
+	/* the crash handler caught SIGSYS at the deadline: it ended there */
+	r.dying_signal = SIGSYS;
+	r.dying_mark = tb_dying_mark(&r);
+	ck_assert_int_eq(classify(&r, KILLED(SIGSYS), 1).outcome, TB_ABORT);
+}
+END_TEST
+
+START_TEST(setup_past_its_deadline_is_setup_with_no_signal)
+{
+	/* the watchdog fired while a value was built, and the process then
+	 * exited of itself */
+	struct tb_record r = { .nonce = 77, .building = 1 };
+	struct tb_result res = classify(&r, EXITED(0), 1);
+
+	ck_assert_int_eq(res.outcome, TB_SETUP);
+	ck_assert_int_eq(res.setup_param, 1);
+	ck_assert_int_eq(res.signal, -1);
+}
+END_TEST
+
+START_TEST(a_reason_without_its_nul_is_cut_and_ended)
+{
+	struct tb_record r = { .nonce = 77, .setup_param = 0 };
+	struct tb_result res;
+
+	memset(r.setup_reason, 'x', sizeof(r.setup_reason));
+	r.setup_mark = tb_setup_mark(&r);
+	res = classify(&r, EXITED(0), 0);
+	ck_assert_int_eq(res.outcome, TB_SETUP);
+	ck_assert_uint_eq(res.reason_len, TB_SETUP_REASON - 1);
+	ck_assert_int_eq(res.setup_reason[TB_SETUP_REASON - 1], 0);
+	ck_assert_int_eq(res.setup_reason[TB_SETUP_REASON - 2], 'x');
+}
+END_TEST
+
+START_TEST(scribbled_frames_mark_is_damage)
+{
+	struct tb_record r = record_with(1, 1, 1);
+
+	r.nframes = 1;
+	r.frames_mark = tb_frames_mark(&r);
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 0);
+	r.frames_mark += 1;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
+	r.frames_mark -= 2;
+	ck_assert_int_eq(classify(&r, EXITED(0), 0).channel_damaged, 1);
 }
 END_TEST
 
@@ -765,6 +859,11 @@ static Suite *harness_suite(void)
 	tcase_add_test(contract, site_without_frames_mark_has_no_frames);
 	tcase_add_test(contract, failed_setup_is_setup_with_param);
 	tcase_add_test(contract, scribbled_setup_reason_is_damage);
+	tcase_add_test(contract, scribbled_frames_mark_is_damage);
+	tcase_add_test(contract, a_mark_off_by_one_is_no_mark);
+	tcase_add_test(contract, only_the_watchdog_s_signals_are_the_cpu_limit);
+	tcase_add_test(contract, setup_past_its_deadline_is_setup_with_no_signal);
+	tcase_add_test(contract, a_reason_without_its_nul_is_cut_and_ended);
 	tcase_add_test(contract, crash_in_setup_is_setup);
 	tcase_add_test(contract, silent_death_is_a_harness_failure);
 	tcase_add_test(contract, forged_marks_are_not_believed);
