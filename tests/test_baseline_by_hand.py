@@ -107,7 +107,8 @@ OLD = baseline({"f": {"cases": 4}, "g": {"cases": 5}},
 NEW = baseline({"f": {"cases": 6}, "g": {"cases": 9}, "h": {"cases": 1}},
                failing=[case("f", 0), case("g", 2), case("h", 0)],
                setup=[case("g", 5, "SETUP")],
-               findings=[finding(FP_B, "g"), finding("dddddddddddddddd", "g", "h")],
+               findings=[finding(FP_B, "g"), finding("dddddddddddddddd", "g", "h"),
+                         finding("eeeeeeeeeeeeeeee", "f")],  # f's: not taken
                run=dict(RUN, harness="v2", library="v3"), spec="new.yaml")
 
 
@@ -123,7 +124,8 @@ def test_a_rebase_takes_the_chosen_functions_from_the_new_run_and_keeps_the_rest
     assert out["spec"] == "new.yaml" and out["format"] == baselines.FORMAT
     assert out["target"] == "demo"
     # findings: f's alone (A) kept; those touching g (B, C) are the new run's
-    # (B again, and D); C, of f and g, is gone with g's old cases
+    # (B again, and D); C, of f and g, is gone with g's old cases; E, the new
+    # run's finding of f alone, is not taken with them
     assert [f["fingerprint"] for f in out["findings"]] == [FP_A, FP_B, "dddddddddddddddd"]
 
 
