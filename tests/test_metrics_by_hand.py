@@ -483,3 +483,23 @@ def test_benchmarks_the_study_did_not_name_come_last(tmp_path):
                                     "ratio_undecided", "libraries", "robust_over_sfio",
                                     "robust_over_stdio", "elapsed_robust_over_sfio"}
     assert set(d["configs"][0]["libraries"]["sfio"]) == {"usr", "sys", "cpu", "elapsed"}
+
+
+def test_reasons_are_grouped_by_parameter_value_and_why(tmp_path):
+    """Five SETUP cases by hand: two of b's FILE:X for one reason, one for
+    another, one of a's int:Y that crashed, one with errno alone."""
+    lock = dict(setup_param=1, setup_errno=13, setup_reason="locked")
+    db = hand_store(tmp_path / "h.db", {"f": dict(signature="int f(int a, FILE *b)",
+                                                  datatypes="int FILE", cases=[
+        ("int:Y FILE:X", "PASS"),
+        ("int:Y FILE:X", "SETUP", lock),                                   # case 1
+        ("int:Z FILE:X", "SETUP", dict(setup_param=1, setup_errno=2)),    # 2
+        ("int:Y FILE:X", "SETUP", dict(setup_param=0, signal=11)),        # 3
+        ("int:Z FILE:X", "SETUP", lock),                                   # 4
+        ("int:Z FILE:W", "SETUP", dict(setup_param=1, setup_errno=13, setup_reason="other"))])})
+    rows = metrics.setup_reasons(store.connect(db), 1, "f", ["a", "b"])
+    assert [(r.param, r.value, r.why, r.cases, r.first) for r in rows] == [
+        ("b", "FILE:X", "locked (errno EACCES)", 2, 1),   # the most cases first
+        ("b", "FILE:X", "errno ENOENT", 1, 2),            # then by first case
+        ("a", "int:Y", "its setup died of SIGSEGV", 1, 3),
+        ("b", "FILE:W", "other (errno EACCES)", 1, 5)]
