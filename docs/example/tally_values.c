@@ -17,7 +17,9 @@
 static int handle(union tb_arg *out, tally_t *t)
 {
 	out->ptr = t;
-	return t ? 0 : -1;  /* -1: the value cannot be built here (SETUP) */
+	if (!t)  /* the value cannot be built here (SETUP), and why */
+		return tb_setup_fail("tally_new() returned NULL");
+	return 0;
 }
 
 static int setup_fresh(union tb_arg *out)
