@@ -124,6 +124,10 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
+# what setup.py compiles into an installed package (BUILD=its own folder)
+executor: $(EXEC)
+robust-sfio-library: $(ROBUST_LIB)
+
 c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
@@ -243,4 +247,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas mutation bench bench-io clean deps deps-test venv c debootstrap-check
+.PHONY: help build run test test-schemas mutation bench bench-io clean deps deps-test venv c executor robust-sfio-library debootstrap-check

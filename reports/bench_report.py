@@ -41,7 +41,10 @@ def steps(dbs):
     """[(step, seconds)] of one report written in this process."""
     took = []
 
-    def timed(name, step):
+    def timed(name, step, seconds=None):
+        if step is None:
+            took.append((name, seconds))
+            return None
         started = time.perf_counter()
         result = step()
         took.append((name, time.perf_counter() - started))
@@ -75,6 +78,6 @@ def as_text(dbs, times, took):
              f"  load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
              "  one report in this process, step by step (elapsed):"]
     lines += [f"    {seconds:6.2f} s  {name}" for name, seconds in took]
-    total = sum(s for _, s in took)
+    total = sum(s for name, s in took if not name.endswith(report.ELSEWHERE))
     lines.append(f"    {total:6.2f} s  in all (not Python's start nor the first imports)")
     return "\n".join(lines)

@@ -3,9 +3,31 @@ white (grey fills and hatching, never colour alone).  Each figure is saved
 as PNG and SVG, and each drawing function returns the heights of the bars
 it actually drew, read back from the artists, so tests can hold the picture
 to the numbers in summary.json."""
+import os
 from pathlib import Path
 
-import matplotlib
+from trebuchet.runner import paths
+
+
+def _config_folder():
+    """matplotlib keeps its font cache in ~/.config/matplotlib, or says in a
+    paragraph that it made a temporary one: for a user whose home is not
+    writable (an installed trebuchet run by a service account), the cache
+    goes beside the plugins instead, quietly and kept for the next report."""
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "matplotlib"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        if os.access(home, os.W_OK):
+            return
+    except OSError:
+        pass
+    os.environ["MPLCONFIGDIR"] = str(paths.BUILD / "matplotlib")
+
+
+if "MPLCONFIGDIR" not in os.environ:
+    _config_folder()
+
+import matplotlib  # noqa: E402  (after choosing its folder)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)

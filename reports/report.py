@@ -3,6 +3,7 @@ drill-down pages, summary.json, CSV tables and the figures (PNG and SVG).
 Every number is the metrics module's."""
 import csv
 import json
+import time
 from importlib.metadata import version
 from pathlib import Path
 
@@ -14,8 +15,12 @@ from .spec_reads import SpecReads
 VERSION = version("trebuchet")  # pyproject.toml's
 
 
-def _untimed(name, step):
-    return step()
+# the step timed in the second process, meanwhile: not part of the elapsed sum
+ELSEWHERE = ", drawn in that process meanwhile"
+
+
+def _untimed(name, step, seconds=None):
+    return step() if step else None
 
 
 def _import_figures():
@@ -53,7 +58,8 @@ def _write_csv(path, fields, rows):
 
 def write(dbs, out, timed=_untimed):
     """timed(name, step) runs each step of the report (a call without
-    arguments) and returns what it returns: `bench report` times them."""
+    arguments) and returns what it returns: `bench report` times them;
+    timed(name, None, seconds) tells it of a step timed elsewhere."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     report, conns = timed("read the stores (the judges in a second process), import matplotlib",
@@ -62,15 +68,23 @@ def write(dbs, out, timed=_untimed):
     groups = figures.groups(out, report)
     heat = [g for g in groups if g[0].startswith("(d)")]
     # the slowest figures in a child, beside the rest and the drill-down pages
-    heat_maps = forked.start(lambda: figures.draw(heat, _untimed))
+    heat_maps = forked.start(lambda: _timed_alone(figures.draw, heat))
     rest = figures.draw([g for g in groups if g not in heat], timed)
     timed("the drill-down pages", lambda: _write_drill_downs(out, report, conns))
-    heat = timed("waiting for the heat maps, drawn in a second process meanwhile", heat_maps)
+    heat, seconds = timed("waiting for the heat maps, drawn in a second process meanwhile",
+                          heat_maps)
+    timed("(d) heat maps" + ELSEWHERE, None, seconds)
     # in their letters' order, as the index shows them
     drawn = {**{k: v for k, v in rest.items() if k < "d"}, **heat,
              **{k: v for k, v in rest.items() if k > "d"}}
     timed("summary and index", lambda: _write_summary(out, report, drawn))
     return out / "index.html"
+
+
+def _timed_alone(draw, groups):
+    """(what draw returns, the seconds it took)."""
+    started = time.perf_counter()
+    return draw(groups, _untimed), time.perf_counter() - started
 
 
 def _write_drill_downs(out, report, conns):

@@ -79,7 +79,7 @@ def plan(benchmarks, blocks, size_mib):
 
 
 def program(library):
-    path = paths.BUILD / "bench" / "io" / f"iobench_{library}"
+    path = paths.COMPILED / "bench" / "io" / f"iobench_{library}"
     if not path.exists():
         raise TrebuchetError(f"{path} is not built: run `make build`")
     return path

@@ -1,5 +1,5 @@
 """Builds a target's plugin: generates the shims and compiles them with the
-target's own sources into build/targets/NAME/NAME.so.  The plugin is rebuilt
+target's own sources into BUILD/targets/NAME/NAME.so (paths.BUILD).  The plugin is rebuilt
 when anything it is made from changes (spec, template, sources, headers,
 flags), judged by a digest of all of them kept beside it.
 
@@ -61,11 +61,24 @@ def _probe(spec):
     return ctype_probe.Probe(codegen.include_lines(spec),
                              [*paths.INCLUDE_DIRS, *spec.include_dirs],
                              ["-D_GNU_SOURCE", *spec_module.compile_flags(spec)],
-                             plugin_path(spec).parent)
+                             _writable(plugin_path(spec).parent))
+
+
+def _writable(folder):
+    """folder, made if missing; one line naming it when it cannot be (an
+    installed trebuchet run by a user whose home is not writable)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+    except OSError as e:
+        raise TrebuchetError(f"cannot write plugins into {paths.BUILD}: {e.strerror}; choose a"
+                             f" folder with --build-dir or {paths.BUILD_DIR_VARIABLE}") from None
+    return folder
 
 
 def plugin_path(spec):
-    """build/targets/NAME/NAME.so for a spec of trebuchet's own targets/;
+    """BUILD/targets/NAME/NAME.so for a spec of trebuchet's own targets/;
     a spec anywhere else gets a folder named after its path too, so two
     specs with one `target:` name never rebuild each other's plugin."""
     if spec.path == (paths.TARGETS / spec.target / f"{spec.target}.yaml").resolve():

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import pins as targeted, triage
+from . import paths, pins as targeted, triage
 from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
@@ -632,11 +632,25 @@ def _parser():
     ex.add_argument("--run", type=int, help="only this run (default: every run)")
     ex.add_argument("--out", help="file to write (default: standard output)")
     ex.set_defaults(func=cmd_export)
+    _add_build_dir(p)
     return p
+
+
+def _add_build_dir(parser):
+    """--build-dir on every command, which is where a user looks for it."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for command in (c for a in subs for c in a.choices.values()):
+        _add_build_dir(command)
+    if not subs:
+        parser.add_argument("--build-dir", metavar="DIR",
+                            help=f"where plugins are built (default ${paths.BUILD_DIR_VARIABLE},"
+                                 f" else {paths.default_build()})")
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    if args.build_dir:
+        paths.use_build_dir(args.build_dir)
     try:
         return args.func(args)
     except TrebuchetError as e:

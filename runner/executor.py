@@ -11,7 +11,8 @@ from .names import signal_name, stderr_text
 
 def _exec_path():
     if not paths.EXEC.exists():
-        raise TrebuchetError(f"{paths.EXEC} is not built: run `make build`")
+        how = "install trebuchet again" if paths.INSTALLED else "run `make build`"
+        raise TrebuchetError(f"{paths.EXEC} is not built: {how}")
     return str(paths.EXEC)
 
 

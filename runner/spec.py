@@ -118,6 +118,7 @@ class Spec:
     pkg_config: tuple = ()  # packages whose `pkg-config --cflags` every compilation takes
     cflags: tuple = ()      # then these; a relative -I made absolute from its spec's folder
     libraries: tuple = ()
+    install: str = ""       # what provides the libraries, said where one is missing
     sources: tuple = ()
     datatypes: dict = field(default_factory=dict)
     version_label: str = ""
@@ -256,6 +257,7 @@ def _extend(spec, data, lines, chain):
         pkg_config=stated("pkg-config", spec.pkg_config, base.pkg_config),
         cflags=stated("cflags", spec.cflags, base.cflags),
         libraries=stated("libraries", spec.libraries, base.libraries),
+        install=stated("install", spec.install, base.install),
         sources=tuple(str(base.source_path(s)) for s in base.sources) + spec.sources,
         datatypes={**base.datatypes, **spec.datatypes},
         datatype_lines={**base.datatype_lines, **spec.datatype_lines},
@@ -341,6 +343,7 @@ def _build(data, path, lines):
                 pkg_config=tuple(data.get("pkg-config", ())),
                 cflags=tuple(_from_folder(flag, path.parent) for flag in data.get("cflags", ())),
                 libraries=tuple(data.get("libraries", ())),
+                install=data.get("install", ""),
                 sources=tuple(data.get("sources", ())),
                 datatypes=dict(data.get("datatypes", {})),
                 datatype_lines={name: (path.resolve(), yamlines.line_of(lines, ("datatypes", name)))
@@ -410,12 +413,13 @@ def _check(spec, data, lines):
     for i, source in _stated(data, "sources", spec.sources):
         if not spec.source_path(source).is_file():
             fail(f"source file '{source}' not found in {spec.folder}", "sources", i)
+    remedy = f"; {spec.install}" if spec.install else ""
     for i, lib in _stated(data, "libraries", spec.libraries):
         if "/" in lib and not library_file(spec, lib).is_file():
             places = " nor ".join(str(p) for p in _library_places(spec, lib))
-            fail(f"library '{lib}' is not built: not at {places}", "libraries", i)
+            fail(f"library '{lib}' is not built: not at {places}{remedy}", "libraries", i)
         if "/" not in lib and not library_installed(lib):
-            fail(f"library '{lib}' is not installed (nor in a folder of LD_LIBRARY_PATH)",
+            fail(f"library '{lib}' is not installed (nor in a folder of LD_LIBRARY_PATH){remedy}",
                  "libraries", i)
 
 

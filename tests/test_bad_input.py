@@ -69,6 +69,15 @@ def test_missing_library_names_file_and_line(tmp_path):
                        "library 'libnosuchthing.so.7' is not installed")
 
 
+def test_a_missing_library_is_told_how_to_get_it_where_the_spec_says(tmp_path):
+    spec = write_spec(tmp_path, "libraries: [libnosuchthing.so.7]\n"
+                      "install: apt-get install libnosuchthing7\nfunctions:\n" + GOOD_FUNCTION,
+                      "nolib")
+    assert_input_error(run_spec(spec, tmp_path / "t.db"), "nolib.yaml:3:",
+                       "library 'libnosuchthing.so.7' is not installed (nor in a folder of"
+                       " LD_LIBRARY_PATH); apt-get install libnosuchthing7")
+
+
 def test_unknown_target_and_function(tmp_path):
     assert_input_error(trebuchet("run", "--target", "nosuch", "--db", tmp_path / "t.db",
                                  check=False), "unknown target 'nosuch'")
