@@ -67,6 +67,9 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
     c_files += [f"support/{_destination(where, include_dirs)}" for _, where in found]
     headers = sorted(f"support/{dest}" for dest in layout if dest.endswith(".h"))
+    # the spec's folders, in the plugin's order, but those support/ itself is
+    deeper = [f"support/{include_dirs[d]}" for d in spec.include_dirs
+              if include_dirs.get(d, ".") != "."]
     try:
         for folder in include_dirs.values():
             (out_dir / "support" / folder).mkdir(parents=True, exist_ok=True)
@@ -77,9 +80,8 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
             _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
         (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
             target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
-            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec), libs=_link(spec)[1],
-            include_dirs=[f"support/{include_dirs[d]}" for d in spec.include_dirs
-                          if include_dirs.get(d, ".") != "."],
+            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec, include_dirs),
+            libs=_link(spec)[1], include_dirs=deeper,
             support_sources=" ".join(c_files), headers=" ".join(headers)))
     except OSError as e:
         raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
@@ -203,11 +205,26 @@ def _error_expr(function, types):
     return "({ const union tb_arg *tb_a = a; " + " ".join(params) + f" ({judge}); }})"
 
 
-def _cppflags(spec):
+def _cppflags(spec, include_dirs):
     """The spec's compile flags as make reads them: its packages asked of
-    pkg-config where the program is built, then its own `cflags`."""
+    pkg-config where the program is built, then its own `cflags`, each -I
+    naming the folder of support/ its headers were copied into (none, when
+    nothing was found there: support/ is then what it would add)."""
     asked = [f"$(shell pkg-config --cflags {' '.join(spec.pkg_config)})"] * bool(spec.pkg_config)
-    return " ".join(asked + [shlex.quote(f) for f in spec.cflags])
+    own = []
+    for flag in spec.cflags:
+        folder = _include_flag(flag)
+        if folder is None:
+            own.append(shlex.quote(flag))
+        elif include_dirs.get(folder, ".") != ".":
+            own.append(f"-Isupport/{include_dirs[folder]}")
+    return " ".join(asked + own)
+
+
+def _include_flag(flag):
+    """The folder a `-Ifolder` of the spec's cflags names (its spec made it
+    absolute), else None."""
+    return Path(flag[2:]) if flag.startswith("-I") and len(flag) > 2 else None
 
 
 def _needs(spec):
@@ -286,19 +303,20 @@ def _needed_sources(roots, candidates):
 
 def _needed_headers(texts, files, spec):
     """[(header, where it goes)] of the headers the texts and the files
-    ([(path, where it goes)]) include with quotes, and theirs, each found where
-    the compiler finds it: beside its includer first, then in the folders the
-    plugin is compiled with.  Where a file goes is (None, its name) for
+    ([(path, where it goes)]) include, and theirs, each found where the
+    compiler finds it: "x.h" beside its includer first, then "x.h" and <x.h>
+    in the folders the plugin is compiled with -I (the system's stay).  Where a file goes is (None, its name) for
     trebuchet's own, copied flat, else (the folder it is found from, its
     path from there), which _layout places."""
-    dirs = [*paths.INCLUDE_DIRS, *spec.include_dirs]
+    dirs = [*paths.INCLUDE_DIRS, *spec.include_dirs,
+            *filter(None, map(_include_flag, spec.cflags))]
     found = []
     todo = [(text, None, None) for text in texts]
     todo += [(path.read_text(), path, where) for path, where in files]
     while todo:
         text, includer, where = todo.pop()
-        for name in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
-            beside = includer and includer.parent / name
+        for quote, name in re.findall(r'^\s*#\s*include\s*([<"])([^">]+)[">]', text, re.M):
+            beside = quote == '"' and includer and includer.parent / name
             if beside and beside.is_file():
                 origin, rel = where
                 header = beside
@@ -306,7 +324,7 @@ def _needed_headers(texts, files, spec):
                     else (origin, os.path.normpath(Path(rel).parent / name))
             else:
                 folder = next((d for d in dirs if (d / name).is_file()), None)
-                if folder is None:  # the system's, or a -I of the spec's cflags
+                if folder is None:  # the system's, or pkg-config's: the library's own
                     continue
                 header = folder / name
                 place = (None, Path(name).name) if folder in paths.INCLUDE_DIRS \
