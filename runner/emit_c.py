@@ -305,9 +305,10 @@ def _needed_headers(texts, files, spec):
     """[(header, where it goes)] of the headers the texts and the files
     ([(path, where it goes)]) include, and theirs, each found where the
     compiler finds it: "x.h" beside its includer first, then "x.h" and <x.h>
-    in the folders the plugin is compiled with -I (the system's stay).  Where a file goes is (None, its name) for
-    trebuchet's own, copied flat, else (the folder it is found from, its
-    path from there), which _layout places."""
+    in the folders the plugin is compiled with -I (the system's stay).
+    Where a file goes is (None, its name) for trebuchet's own, copied flat,
+    else (the folder it is found from, its path from there), which _layout
+    places."""
     dirs = [*paths.INCLUDE_DIRS, *spec.include_dirs,
             *filter(None, map(_include_flag, spec.cflags))]
     found = []
