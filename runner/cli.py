@@ -127,8 +127,10 @@ def cmd_repro(args):
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
                               args.target)
-        print(f"reproducer written to {args.emit_c}\n  build: make -C {args.emit_c}\n"
-              f"  run:   make -C {args.emit_c} run\n  as the case did, {ending}",
+        print(f"reproducer written to {args.emit_c}\n"
+              f"  build: {emit_c.make_command(spec, args.emit_c)}\n"
+              f"  run:   {emit_c.make_command(spec, args.emit_c, 'run')}\n"
+              f"  as the case did, {ending}",
               file=sys.stderr if args.json else sys.stdout)
     return Exit.OK
 
@@ -285,11 +287,11 @@ def cmd_gate(args):
         spec = specs.load(specs.find_spec(result.spec))
         sarif.write(result, spec, version("trebuchet"), args.sarif, args.source_root)
     _say(gate.as_text(result))
-    written = gate.emit_reproducers(result, args.emit_c) if args.emit_c else []
+    written = gate.emit_reproducers(result, args.emit_c) if args.emit_c else None
     if written:
         what = "confirmed new finding" if result.by_finding else "confirmed new failure"
-        print(f"standalone C reproducers of {metrics.plural(len(written), what)} written to "
-              f"{args.emit_c}/ (make -C {written[0]} run builds and runs the first)")
+        print(f"standalone C reproducers of {metrics.plural(written[0], what)} written to "
+              f"{args.emit_c}/ ({written[1]} builds and runs the first)")
     return Exit.REGRESSED if result.failed else Exit.INPUT if result.refused else Exit.OK
 
 
@@ -475,8 +477,8 @@ def _parser():
     rp.add_argument("--dictionary", choices=DICTIONARIES, help="the run's dictionary (default ours)")
     rp.add_argument("--emit-c", metavar="DIR",
                     help="also write the case into DIR (new or empty) as a C program that builds"
-                    " with the target's library alone: `make -C DIR` builds it, `make -C DIR"
-                    " run` runs it")
+                    " with the target's library alone: `make -C DIR` builds it (LIBDIRS=... where"
+                    " the library is not installed), `make -C DIR run` runs it")
     rp.set_defaults(func=cmd_repro)
 
     b = sub.add_parser("build", help="build target plugins that are stale")

@@ -7,15 +7,17 @@ target's library alone:
               its name (templates/repro.c.j2);
   support/    trebuchet's own code for those values, copied unchanged: the
               datatype files they come from and whatever those use, found
-              by the names each file defines; the target's headers; and
-              the test process's world (templates/repro/);
+              by the names each file defines; the target's headers and
+              sources, in their folders as they include each other
+              (_layout); and the test process's world (templates/repro/);
   Makefile    `make` builds ./repro, `make run` runs it (templates/repro.mk.j2);
-              the library is linked by its file name from LIBDIRS, which
-              `make LIBDIRS=...` sets where it lies elsewhere.
+              the library is linked by its file name; `make LIBDIRS=...`
+              says the folder it lies in, where it is not installed.
 
 The values are built by the same setup code as in the test process, so
 the program ends as the case did, but for the heap layout (repro.c.j2 says
 which values that concerns)."""
+import os
 import re
 import shlex
 import shutil
@@ -44,35 +46,64 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     """Writes the reproducer of result (a `repro --json` record) into out_dir;
     returns the line saying how the program should end."""
     out_dir = Path(out_dir)
+    target_arg = _as_named(target_arg)
     params = _params(spec, function, result, datatypes)
     # what the program uses decides what is copied; the header then names it
     roots = [_repro_c(spec, function, result, params, target_arg, [])]
     roots += [p.read_text() for p in sorted(SUPPORT.iterdir())]
-    sources = _needed_sources(roots, _candidate_sources(spec))
-    # the spec's own headers as it names them (repro.c names them by file name)
-    spelled = "".join(f"#include {h}\n" for h in codegen.include_lines(spec))
-    headers = _needed_headers(roots + [spelled] + [p.read_text() for p in sources], spec)
-    names = [p.name for p in sources + headers] + [p.name for p in SUPPORT.iterdir()]
-    clash = {n for n in names if names.count(n) > 1}
+    candidates = _candidate_sources(spec)
+    sources = _needed_sources(roots, list(candidates))
+    # the spec's own headers as it names them, which repro.c names so too
+    roots.append("".join(f"#include {h}\n" for h in codegen.include_lines(spec)))
+    found = [(p, candidates[p]) for p in sources]
+    layout, include_dirs = _layout(found + _needed_headers(roots, found, spec))
+    for path in sorted(SUPPORT.iterdir()):
+        layout.setdefault(path.name, set()).add(path)
+    clash = sorted(dest for dest, files in layout.items() if len(files) > 1)
     if clash:
-        raise TrebuchetError(f"two files named {', '.join(sorted(clash))} would go into "
+        raise TrebuchetError(f"two files named {', '.join(clash)} would go into "
                              "support/; rename one", spec.path)
 
     c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
-    c_files += [f"support/{p.name}" for p in sources]
+    c_files += [f"support/{_destination(where, include_dirs)}" for _, where in found]
+    headers = sorted(f"support/{dest}" for dest in layout if dest.endswith(".h"))
+    # the spec's folders, in the plugin's order, but those support/ itself is
+    deeper = [f"support/{include_dirs[d]}" for d in spec.include_dirs
+              if include_dirs.get(d, ".") != "."]
     try:
-        (out_dir / "support").mkdir(parents=True, exist_ok=True)
-        for path in [*sorted(SUPPORT.iterdir()), *sources, *headers]:
-            shutil.copyfile(path, out_dir / "support" / path.name)
+        for folder in include_dirs.values():
+            (out_dir / "support" / folder).mkdir(parents=True, exist_ok=True)
+        for dest, (path,) in layout.items():
+            (out_dir / "support" / dest).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, out_dir / "support" / dest)
         (out_dir / "repro.c").write_text(
             _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
         (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
             target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
-            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec), **_link(spec),
-            support_sources=" ".join(c_files)))
+            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec, include_dirs),
+            libs=_link(spec)[1], include_dirs=deeper,
+            support_sources=" ".join(c_files), headers=" ".join(headers)))
     except OSError as e:
         raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
     return ending(function, result)
+
+
+def _as_named(target):
+    """The target as repro.c's command names it: a spec's path from the
+    folder trebuchet runs in when it lies beneath (a checkout's root in CI),
+    which names it so in any checkout."""
+    path, here = Path(target), Path.cwd()
+    return str(path.relative_to(here)) if path.is_absolute() and here in path.parents \
+        else str(target)
+
+
+def make_command(spec, out_dir, goal=""):
+    """How to build the reproducer here: `make -C DIR`, with LIBDIRS naming
+    where the library lies when it is not installed.  Said, not written into
+    the Makefile, which names no folder of this machine."""
+    folders = _link(spec)[0]
+    libdirs = f" LIBDIRS={shlex.quote(' '.join(folders))}" if folders else ""
+    return f"make -C {out_dir}{libdirs}{' ' + goal if goal else ''}"
 
 
 # Values that point into freed memory: what the call finds there depends on
@@ -134,14 +165,6 @@ def _base_symbols():
             for symbol, name in table.findall(path.read_text())}
 
 
-def _copied_includes(spec):
-    """The spec's includes as the reproducer's repro.c names them: the
-    target's own headers are copied into support/ by file name, so
-    `../mylib.h` or `include/mylib.h` is included as "mylib.h" there."""
-    return [f'"{Path(h[1:-1]).name}"' if h.startswith('"') else h
-            for h in codegen.include_lines(spec)]
-
-
 def _repro_c(spec, function, result, params, target_arg, copied):
     values = [p["value"] for p in params] + list(function.extra_args)
     pointer = function.returns.endswith("*")
@@ -153,7 +176,7 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
         hang_seconds=HANG_SECONDS, copied=copied,
-        includes=_copied_includes(spec),
+        includes=codegen.include_lines(spec),
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
         returns=function.returns, ret_declaration=declaration(function.returns, "ret"),
         args=codegen.call_args(function, types),
@@ -182,11 +205,26 @@ def _error_expr(function, types):
     return "({ const union tb_arg *tb_a = a; " + " ".join(params) + f" ({judge}); }})"
 
 
-def _cppflags(spec):
+def _cppflags(spec, include_dirs):
     """The spec's compile flags as make reads them: its packages asked of
-    pkg-config where the program is built, then its own `cflags`."""
+    pkg-config where the program is built, then its own `cflags`, each -I
+    naming the folder of support/ its headers were copied into (none, when
+    nothing was found there: support/ is then what it would add)."""
     asked = [f"$(shell pkg-config --cflags {' '.join(spec.pkg_config)})"] * bool(spec.pkg_config)
-    return " ".join(asked + [shlex.quote(f) for f in spec.cflags])
+    own = []
+    for flag in spec.cflags:
+        folder = _include_flag(flag)
+        if folder is None:
+            own.append(shlex.quote(flag))
+        elif include_dirs.get(folder, ".") != ".":
+            own.append(f"-Isupport/{include_dirs[folder]}")
+    return " ".join(asked + own)
+
+
+def _include_flag(flag):
+    """The folder a `-Ifolder` of the spec's cflags names (its spec made it
+    absolute), else None."""
+    return Path(flag[2:]) if flag.startswith("-I") and len(flag) > 2 else None
 
 
 def _needs(spec):
@@ -197,10 +235,9 @@ def _needs(spec):
 
 
 def _link(spec):
-    """The Makefile's link line: each library by its file name (-l:libx.so.1)
-    from the folders it lies in here (LIBDIRS), so that on another machine
-    `make LIBDIRS=...` (or LIB=...) says where it lies there; in the spec's
-    order, which is the order the linkers search."""
+    """(the folders the libraries lie in here, the link flags): each library
+    by its file name (-l:libx.so.1) in the spec's order, which is the order
+    the linkers search; an installed one lies in no folder to name."""
     folders, libs = [], []
     for lib in spec.libraries:
         if "/" in lib:
@@ -211,11 +248,21 @@ def _link(spec):
         if folder and str(folder) not in folders:
             folders.append(str(folder))
         libs.append(f"-l:{lib}" if ".so" in lib else f"-l{lib}")
-    return dict(libdirs=" ".join(folders), libs=" ".join(libs))
+    return folders, " ".join(libs)
 
 
 def _candidate_sources(spec):
-    return sorted(DATATYPES.glob("*.c")) + [spec.source_path(s) for s in spec.sources]
+    """{C file that may define what the program uses: where it goes}: the
+    datatypes' files flat, the spec's sources as the spec names them."""
+    found = {p: (None, p.name) for p in sorted(DATATYPES.glob("*.c"))}
+    for source in spec.sources:
+        path = spec.source_path(source)
+        if Path(source).is_absolute():  # a base's: under the folder of that base
+            folder = next((d for d in spec.include_dirs if d in path.parents), path.parent)
+            found[path] = (folder, str(path.relative_to(folder)))
+        else:
+            found[path] = (spec.folder, os.path.normpath(source))
+    return found
 
 
 def _code(text):
@@ -254,15 +301,72 @@ def _needed_sources(roots, candidates):
     return [p for p in candidates if p in needed]
 
 
-def _needed_headers(texts, spec):
-    """The project's headers the texts include with quotes, and theirs."""
-    dirs = list(paths.INCLUDE_DIRS) + list(spec.include_dirs)
-    own = {p.name for p in SUPPORT.iterdir()}
-    found, todo = {}, list(texts)
+def _needed_headers(texts, files, spec):
+    """[(header, where it goes)] of the headers the texts and the files
+    ([(path, where it goes)]) include, and theirs, each found where the
+    compiler finds it: "x.h" beside its includer first, then "x.h" and <x.h>
+    in the folders the plugin is compiled with -I (the system's stay).
+    Where a file goes is (None, its name) for trebuchet's own, copied flat,
+    else (the folder it is found from, its path from there), which _layout
+    places."""
+    dirs = [*paths.INCLUDE_DIRS, *spec.include_dirs,
+            *filter(None, map(_include_flag, spec.cflags))]
+    found = []
+    todo = [(text, None, None) for text in texts]
+    todo += [(path.read_text(), path, where) for path, where in files]
     while todo:
-        for name in re.findall(r'^\s*#\s*include\s+"([^"]+)"', todo.pop(), re.M):
-            path = next((d / name for d in dirs if (d / name).is_file()), None)
-            if name not in own and name not in found and path:
-                found[name] = path
-                todo.append(path.read_text())
-    return sorted(found.values(), key=lambda p: p.name)
+        text, includer, where = todo.pop()
+        for quote, name in re.findall(r'^\s*#\s*include\s*([<"])([^">]+)[">]', text, re.M):
+            beside = quote == '"' and includer and includer.parent / name
+            if beside and beside.is_file():
+                origin, rel = where
+                header = beside
+                place = (None, Path(name).name) if origin is None \
+                    else (origin, os.path.normpath(Path(rel).parent / name))
+            else:
+                folder = next((d for d in dirs if (d / name).is_file()), None)
+                if folder is None:  # the system's, or pkg-config's: the library's own
+                    continue
+                header = folder / name
+                place = (None, Path(name).name) if folder in paths.INCLUDE_DIRS \
+                    else (folder, os.path.normpath(name))
+            if (header, place) not in found:
+                found.append((header, place))
+                todo.append((header.read_text(), header, place))
+    return found
+
+
+def _layout(found):
+    """found: [(file, where it goes)] (_needed_headers says how).
+    Returns ({path under support/: {files}}, {folder: its path under support/}).
+
+    The target's files keep the layout they include each other by, so
+    that every `#include "../common/defs.h"` of theirs holds as written:
+    each folder they were found from goes as deep under support/ as its
+    deepest `..` reaches above it, keeping the names of the folders those
+    `..` cross (the spec's robustness/ including "../include/x.h" gives
+    support/include/x.h and support/robustness/, a -I of the Makefile);
+    the rest of the path, the machine's, is dropped.  Copied, not
+    rewritten: the headers stay byte for byte the library's own, which a
+    maintainer reading the report can diff, and two config.h of two
+    folders need no renaming.  A folder found from at no depth is
+    support/ itself, as trebuchet's own files, copied flat."""
+    depth = {}
+    for _, (origin, rel) in found:
+        if origin is not None:
+            up = next(i for i, part in enumerate(Path(rel).parts) if part != "..")
+            depth[origin] = min(max(depth.get(origin, 0), up), len(origin.parts) - 1)
+    include_dirs = {origin: "/".join(origin.parts[len(origin.parts) - up:]) or "."
+                    for origin, up in depth.items()}
+    layout = {}
+    for path, where in found:
+        layout.setdefault(_destination(where, include_dirs), set()).add(path)
+    return layout, include_dirs
+
+
+def _destination(where, include_dirs):
+    """A file's path under support/ (where: see _needed_headers)."""
+    origin, rel = where
+    if origin is None:
+        return rel
+    return os.path.normpath(Path(include_dirs[origin]) / rel)

@@ -376,22 +376,23 @@ def reproduced(result):
 def emit_reproducers(result, out_dir):
     """Writes a standalone C reproducer (`repro --emit-c`) of each case
     reproduced() names into out_dir/FUNCTION-case-N, the crashing inputs a
-    CI job keeps as an artifact; returns the directories written."""
+    CI job keeps as an artifact; returns (how many, the command that builds
+    and runs the first here), or None when none was written."""
     chosen = reproduced(result)
     if not chosen:
-        return []
+        return None
     spec = _spec_for(result)
     if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
         _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
                     result.baseline.run["dictionary"])
     datatypes = repro.datatypes_of(spec)
-    written = []
     for n in chosen:
         where = Path(out_dir) / f"{n.function}-case-{n.case}"
         emit_c.write(spec, spec.function(n.function), n.reruns[-1], datatypes, where,
                      result.spec)
-        written.append(where)
-    return written
+    first = chosen[0]
+    return len(chosen), emit_c.make_command(
+        spec, Path(out_dir) / f"{first.function}-case-{first.case}", "run")
 
 
 def _plural(count, word):

@@ -28,6 +28,13 @@ def trebuchet(*args, cwd=None, env=None, check=True):
     return result
 
 
+def libdirs_said(said):
+    """The LIBDIRS= trebuchet says to build an --emit-c reproducer with (where
+    the library lies here; the reproducer's Makefile names no folder of this
+    machine), as make's arguments: none for an installed library."""
+    return re.findall(r"\bLIBDIRS=\S+", said)[:1]
+
+
 PROGRESS = re.compile(rb"(\d+)/(\d+) cases")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, trebuchet
+from conftest import ROOT, libdirs_said, trebuchet
 from trebuchet.runner import ctype_probe, plugin_check
 
 EXAMPLE = ROOT / "docs" / "example"
@@ -296,9 +296,10 @@ def test_two_specs_of_one_target_name_keep_their_own_plugins(tally, tmp_path):
 
 def test_a_reproducer_fills_a_span_and_reads_a_judged_convention(tally, tmp_path):
     out = tmp_path / "repro"
-    trebuchet("repro", "--target", tally / "tally.yaml", "--function", "tally_add",
-              "--values", "tally:IN_ERROR,bytes:PAGE,span:SPAN", "--emit-c", out)
-    run = subprocess.run(["make", "-s", "-C", str(out), "run"], capture_output=True, text=True)
+    said = trebuchet("repro", "--target", tally / "tally.yaml", "--function", "tally_add",
+                     "--values", "tally:IN_ERROR,bytes:PAGE,span:SPAN", "--emit-c", out).stdout
+    run = subprocess.run(["make", "-s", "-C", str(out), *libdirs_said(said), "run"],
+                         capture_output=True, text=True)
     assert "tally_add returned -1, errno 0, error reported" in run.stdout, run.stderr
 
 

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import textwrap
 
-from conftest import ROOT, query, trebuchet
+from conftest import ROOT, libdirs_said, query, trebuchet
 from test_bad_input import assert_input_error
 
 SPEC = ROOT / "tests" / "callbacks" / "callbacks.yaml"
@@ -108,9 +108,10 @@ def test_a_callback_datatype_whose_type_does_not_compile_is_refused_at_its_line(
 
 def _emit(tmp_path, function, values):
     out = tmp_path / values.replace(",", "_").replace(":", "-")
-    trebuchet("repro", "--target", SPEC, "--function", function, "--values", values,
-              "--emit-c", out)
-    subprocess.run(["make", "-s", "-C", out], check=True, capture_output=True)
+    said = trebuchet("repro", "--target", SPEC, "--function", function, "--values", values,
+                     "--emit-c", out).stdout
+    subprocess.run(["make", "-s", "-C", out, *libdirs_said(said)], check=True,
+                   capture_output=True)
     return subprocess.run([out / "repro"], cwd=out, capture_output=True, text=True)
 
 

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, trebuchet
+from conftest import ROOT, libdirs_said, trebuchet
 
 SPEC = "tests/defects/defects.yaml"
 SOURCE = ROOT / "tests/defects/defects.c"
@@ -160,9 +160,10 @@ def test_a_reproducer_builds_from_a_spec_whose_header_is_elsewhere(store, tmp_pa
     spec = spec.replace("libraries: [build/tests/defects/libdefects.so]", f"libraries: [{LIB}]")
     (tmp_path / "robustness" / "defects.yaml").write_text(spec)
     out = tmp_path / "repro"
-    trebuchet("repro", "--target", "robustness/defects.yaml", "--function", "df_peek",
-              "--values", "pointer:NULL", "--emit-c", out, cwd=tmp_path)
-    subprocess.run(["make", "-s", "-C", str(out)], check=True, capture_output=True)
+    said = trebuchet("repro", "--target", "robustness/defects.yaml", "--function", "df_peek",
+                     "--values", "pointer:NULL", "--emit-c", out, cwd=tmp_path).stdout
+    subprocess.run(["make", "-s", "-C", str(out), *libdirs_said(said)], check=True,
+                   capture_output=True)
     crashed = subprocess.run([str(out / "repro")], capture_output=True,
                              env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert crashed.returncode == -11  # SIGSEGV, as the case did

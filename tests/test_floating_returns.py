@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import query, trebuchet
+from conftest import libdirs_said, query, trebuchet
 from test_bad_input import assert_input_error
 from test_emit_c import run
 
@@ -133,7 +133,8 @@ def test_the_reproducer_prints_the_value_as_repro_does(echo, tmp_path, value, te
                      f"double:{value}", "--emit-c", out).stdout
     assert f"PASS, returned {text}, errno 0" in said
     assert f'printing "echo_double returned {text}, errno 0' in said
-    made = subprocess.run(["make", "-C", str(out), "CFLAGS=-O2 -Wall -Werror"],
+    made = subprocess.run(["make", "-C", str(out), *libdirs_said(said),
+                           "CFLAGS=-O2 -Wall -Werror"],
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
     assert run(out).stdout.startswith(f"echo_double returned {text}, errno 0")
@@ -168,7 +169,8 @@ def test_a_64_bit_unsigned_return_is_unsigned_everywhere(echo, tmp_path):
     said = trebuchet("repro", "--target", echo, "--function", "echo_size", "--values",
                      "size:SIZE_MAX", "--emit-c", out).stdout
     assert "PASS, returned 18446744073709551615, errno 0" in said
-    made = subprocess.run(["make", "-C", str(out), "CFLAGS=-O2 -Wall -Werror"],
+    made = subprocess.run(["make", "-C", str(out), *libdirs_said(said),
+                           "CFLAGS=-O2 -Wall -Werror"],
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
     assert run(out).stdout.startswith("echo_size returned 18446744073709551615, errno 0")

@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 import xmlschema
 
-from conftest import (ROOT, TREBUCHET, ci_schemas, datatype_values, query, shared_folder,
-                      trebuchet)
+from conftest import (ROOT, TREBUCHET, ci_schemas, datatype_values, libdirs_said, query,
+                      shared_folder, trebuchet)
 from trebuchet.reports import baseline as baselines
 
 DEMO_SPEC = "tests/demolib/demolib.yaml"
@@ -313,7 +313,8 @@ def test_the_gate_writes_a_standalone_reproducer_of_each_confirmed_new_finding(d
     assert result.returncode == 1, result.stdout + result.stderr
     written = [p.name for p in out.iterdir()]
     assert len(written) == 1 and written[0] in {f"{f}-case-{c}" for f, c in expected_regression()}
-    subprocess.run(["make", "-s", "-C", str(out / written[0])], check=True)
+    subprocess.run(["make", "-s", "-C", str(out / written[0]), *libdirs_said(result.stdout)],
+                   check=True)
     crashed = subprocess.run([str(out / written[0] / "repro")], capture_output=True,
                              env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert crashed.returncode == -11, crashed.stderr  # SIGSEGV, as the gate saw
@@ -328,7 +329,7 @@ def test_the_gate_by_case_writes_a_reproducer_of_each_confirmed_new_failure(by_c
     written = sorted(p.name for p in out.iterdir())
     assert written == sorted(f"{f}-case-{c}" for f, c in expected_regression())
     first = out / written[0]
-    subprocess.run(["make", "-s", "-C", str(first)], check=True)
+    subprocess.run(["make", "-s", "-C", str(first), *libdirs_said(result.stdout)], check=True)
     crashed = subprocess.run([str(first / "repro")], capture_output=True,
                              env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert crashed.returncode == -11, crashed.stderr  # SIGSEGV, as the gate saw

@@ -68,6 +68,22 @@ def test_a_header_in_a_folder_of_its_own_is_found_by_probe_plugin_and_reproducer
     assert returned(run(out)) == ("tiny_triple", 765, 0)
 
 
+def test_a_header_a_cflags_folder_finds_travels_with_the_reproducer(tmp_path):
+    """Its -I names the folder of support/ the header went to, not this
+    machine's: the program builds elsewhere with the library's tree gone."""
+    spec, out = tiny_library(tmp_path, "cflags: [-I../include/tinylib]"), tmp_path / "repro"
+    trebuchet("repro", "--target", spec, "--function", "tiny_triple", "--values",
+              "int:CHAR_255", "--emit-c", out, cwd=tmp_path)
+    assert (out / "support/tiny/tiny.h").is_file()
+    subprocess.run(["rm", "-rf", str(tmp_path / "include"), str(tmp_path / "pc")], check=True)
+    elsewhere = out.rename(tmp_path / "elsewhere")
+    assert subprocess.run(["grep", "-rl", str(tmp_path), str(elsewhere)],
+                          capture_output=True, text=True).stdout == ""
+    made = subprocess.run(["make", "-C", str(elsewhere)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert returned(run(elsewhere)) == ("tiny_triple", 765, 0)
+
+
 def test_a_package_pkg_config_does_not_know_is_named_at_its_line(tmp_path):
     spec = tiny_library(tmp_path, "pkg-config: [tiny, nosuchpackage]")
     result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
