@@ -253,7 +253,7 @@ def _never_one(command):
 
 @_never_one
 def cmd_baseline(args):
-    from trebuchet.reports import baseline
+    from trebuchet.gate import baseline
 
     target, spec_name = baseline.stored_target(args.db, args.target)
     made = baseline.from_store(args.db, target, spec_name)
@@ -270,9 +270,9 @@ def cmd_baseline(args):
 def cmd_gate(args):
     from importlib.metadata import version
 
-    from trebuchet.reports import junit, metrics, sarif
+    from trebuchet.gate import junit, sarif, verdict as gate
+    from trebuchet.reports import metrics
 
-    from . import gate
 
     if args.emit_c:
         emit_c.check_destination(args.emit_c)
@@ -296,7 +296,8 @@ def cmd_gate(args):
 
 
 def cmd_merge(args):
-    from trebuchet.reports import merge, store
+    from trebuchet.gate import merge
+    from trebuchet.reports import store
 
     target, run = merge.merge(args.shards, _output(args.out), args.target)
     spec = triage.spec_of_run(store.connect(args.out), run)

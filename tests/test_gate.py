@@ -15,7 +15,7 @@ import xmlschema
 
 from conftest import (ROOT, TREBUCHET, ci_schemas, datatype_values, libdirs_said, query,
                       shared_folder, trebuchet)
-from trebuchet.reports import baseline as baselines
+from trebuchet.gate import baseline as baselines
 
 DEMO_SPEC = "tests/demolib/demolib.yaml"
 DEMO_LIB = ROOT / "build/tests/demolib/libdemo.so"

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from test_gate_hand import compared  # noqa: F401
-from trebuchet.runner import gate
+from trebuchet.gate import verdict as gate
 from trebuchet.runner.errors import HarnessError, TrebuchetError
 
 SPEC = "tests/demolib/demolib.yaml"

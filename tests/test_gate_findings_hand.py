@@ -19,9 +19,10 @@ import pytest
 
 from conftest import ROOT, hand_store
 from test_gate import DEMO_LIB, build_demolib, junit_valid, sarif_errors
-from trebuchet.reports import baseline as baselines
-from trebuchet.reports import junit, sarif
-from trebuchet.runner import gate, spec as specs
+from trebuchet.gate import baseline as baselines
+from trebuchet.gate import junit, sarif
+from trebuchet.gate import verdict as gate
+from trebuchet.runner import spec as specs
 
 SPEC = "tests/demolib/demolib.yaml"
 SEGV = dict(signal=11)

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, hand_store, trebuchet
 from test_gate import DEMO_LIB, build_demolib
-from trebuchet.reports import baseline as baselines
+from trebuchet.gate import baseline as baselines
 
 SPEC = "tests/demolib/demolib.yaml"
 COUNT = "size_t demo_count(const char *s, int c)"

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from conftest import ROOT, hand_store, trebuchet
-from trebuchet.reports import baseline as baselines
+from trebuchet.gate import baseline as baselines
 from trebuchet.reports import store
 
 SPEC = "tests/demolib/demolib.yaml"

@@ -5,9 +5,9 @@ it; --fail-on-flaky counts flaky new failures as confirmed ones."""
 from conftest import ROOT, hand_store, trebuchet
 from test_gate import junit_valid
 from test_gate_hand import compared, rerun  # noqa: F401
-from trebuchet.reports import baseline as baselines
-from trebuchet.reports import junit
-from trebuchet.runner import gate
+from trebuchet.gate import baseline as baselines
+from trebuchet.gate import junit
+from trebuchet.gate import verdict as gate
 
 SPEC = "tests/demolib/demolib.yaml"
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import query, trebuchet
 from test_gate import (by_case, demolib_v1, expected_regression, flaky_new_failure,  # noqa: F401
                        gate, junit_valid, run_demolib, sarif_errors, without_findings)
-from trebuchet.reports import baseline as baselines
+from trebuchet.gate import baseline as baselines
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from test_gate_findings_hand import by_finding  # noqa: F401
 from test_gate_hand import compared, rerun  # noqa: F401
-from trebuchet.reports import junit
+from trebuchet.gate import junit
 
 REPRO = "trebuchet repro --target tests/demolib/demolib.yaml --function demo_count --case {}"
 PASSED = [dict(outcome="PASS", signal=None, exit_status=None)]

@@ -25,7 +25,7 @@ from pathlib import Path
 from trebuchet.runner import spec as specs
 from trebuchet.runner.errors import TrebuchetError
 
-from . import store
+from trebuchet.reports import store
 
 # What every shard of one campaign must share: they decide which cases the
 # campaign draws and deals, and what each outcome means.

@@ -28,7 +28,7 @@ from trebuchet.runner import paths, spec as specs
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
-from . import findings_store, judges, metrics, platform, store
+from trebuchet.reports import findings_store, judges, metrics, platform, store
 
 # The format written; 2 records each function's call and datatypes.  Every
 # format read: a file of format 1 stands by its run's spec_digest instead.

@@ -34,14 +34,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trebuchet.reports import baseline as baselines
 from trebuchet.reports import findings as findings_model
-from trebuchet.reports import findings_store
-from trebuchet.reports import metrics, platform, store
+from trebuchet.reports import findings_store, metrics, platform, store
+from trebuchet.runner import build, emit_c, executor, repro, spec as specs
+from trebuchet.runner.errors import HarnessError, TrebuchetError
+from trebuchet.runner.names import outcome_brief
 
-from . import build, emit_c, executor, repro, spec as specs
-from .errors import HarnessError, TrebuchetError
-from .names import outcome_brief
+from . import baseline as baselines
 
 DEFAULT_CONFIRM = 3
 
