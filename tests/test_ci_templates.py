@@ -42,10 +42,6 @@ def github():
     return dict(workflow=workflow, env=workflow["env"], shard=jobs["shard"], gate=jobs["gate"])
 
 
-def runs(job):
-    return [step["run"] for step in job["steps"] if "run" in step]
-
-
 def uses(job, action):
     return [step for step in job["steps"] if step.get("uses", "").startswith(action)]
 
