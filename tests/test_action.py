@@ -73,6 +73,11 @@ def test_a_regression_fails_the_step_with_its_files_as_outputs(tmp_path, baselin
                                                                      "reproducers")
     assert "demo_count" in (work / out["sarif"]).read_text()
     assert any((work / "reproducers").iterdir())
+    # shards that do not make one run: merge's refusal is the step's
+    code, out, text = action(work, mode="gate", baseline=str(baseline), merge="shard-2.db",
+                             db="alone.db")
+    assert (code, out) == (2, {"db": "alone.db", "exit-code": "2", "verdict": "bad-input"}), text
+    assert "shard 1 of 2 missing: merge wants every shard" in text, text
     # a run not sharded is gated as it is when merge is empty
     code, out, text = action(work, mode="gate", baseline=str(baseline), merge="",
                              db="shard-1.db", junit="", sarif="", reproducers="")
