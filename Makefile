@@ -16,8 +16,9 @@ CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 # libraries under test and the ones the executor links
 APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3 \
               elfutils libc6-dbg
-# the tests' own: a headless browser for the report, expat for examples/expat
-APT_TEST   := chromium unzip libexpat1-dev shellcheck
+# the tests' own: a headless browser for the report, expat for examples/expat,
+# valgrind for memcheck (tests/latent)
+APT_TEST   := chromium unzip libexpat1-dev valgrind shellcheck
 # the suite `make debootstrap-check` makes (.ci/debootstrap-check says what else it takes)
 DEBIAN     ?= bookworm
 

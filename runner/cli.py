@@ -225,6 +225,44 @@ def cmd_findings(args):
     return Exit.OK
 
 
+def cmd_memcheck(args):
+    from trebuchet.reports import metrics, store
+    from . import memcheck
+
+    conn = store.connect(args.db)
+    runs = {t: r for t, r in metrics.latest_runs(conn).items() if args.target in (None, t)}
+    if not runs:
+        raise TrebuchetError(f"no finished run of target '{args.target}' in this store"
+                             if args.target else "no finished run in this store", args.db)
+    for target, run in runs.items():
+        spec = triage.spec_of_run(conn, run)
+        if spec is None:
+            raise TrebuchetError(f"the spec of run {run} (target {target}) is not here: run"
+                                 " memcheck in the folder the run was made in", args.db)
+        functions = _split(args.functions)
+        for name in functions or ():
+            if not spec.function(name):
+                raise TrebuchetError(f"target {target} has no function '{name}'", spec.path)
+        progress = _memcheck_progress(target) if sys.stderr.isatty() and not args.quiet else None
+        started = time.monotonic()
+        n = memcheck.run(args.db, run, spec, functions, None if args.all else args.sample,
+                         args.seed, args.jobs, progress)
+        after = store.connect(args.db)
+        named = after.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()[0]
+        print(memcheck.summary_text(after, run, target, named or target))
+        if not args.quiet:
+            print(f"  ({metrics.plural(n, 'case')} checked now in"
+                  f" {time.monotonic() - started:.0f} s)")
+    return Exit.OK
+
+
+def _memcheck_progress(target):
+    def say(done, total):
+        print(f"\r{target}: memcheck {done}/{total}", end="\n" if done == total else "",
+              file=sys.stderr, flush=True)
+    return say
+
+
 def cmd_compare(args):
     from trebuchet.reports import compare
 
@@ -510,6 +548,26 @@ def _parser():
     fd.add_argument("--target", help="only this target")
     fd.add_argument("--json", action="store_true", help="print them as JSON")
     fd.set_defaults(func=cmd_findings)
+
+    mc = sub.add_parser(
+        "memcheck", help="run PASS cases again under Valgrind's memcheck: CORRUPT where a call"
+        " read or wrote memory it must not",
+        description="Runs a sample of the PASS cases of each target's newest run (or --target's)"
+        " again under Valgrind's memcheck, each on its own, and stores each as CORRUPT when"
+        " memcheck saw the call read or write memory it must not (an invalid read or write, a"
+        " jump to an invalid address, an uninitialised value deciding a branch, an invalid"
+        " free). Resumes where it stopped; prints each function's CORRUPT rate.")
+    mc.add_argument("--db", default="trebuchet.db", help="the store (default ./trebuchet.db)")
+    mc.add_argument("--target", help="only this target (its newest run)")
+    mc.add_argument("--functions", help="comma-separated functions (default: all)")
+    how_many = mc.add_mutually_exclusive_group()
+    how_many.add_argument("--sample", type=_bounded(int, 1), default=20,
+                          help="PASS cases checked per function, drawn with --seed (default 20)")
+    how_many.add_argument("--all", action="store_true", help="every PASS case")
+    mc.add_argument("--seed", type=_bounded(int, 0), default=1, help="seed of the sample (default 1)")
+    mc.add_argument("--jobs", type=_bounded(int, 1, 256), help="cases in flight (default the cores)")
+    mc.add_argument("--quiet", action="store_true", help="the summary alone")
+    mc.set_defaults(func=cmd_memcheck)
 
     cmp = sub.add_parser(
         "compare", help="two runs of a target, case by case: rate deltas, changes of outcome,"

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -184,6 +184,23 @@ CREATE TABLE IF NOT EXISTS flaky (
     function    TEXT    NOT NULL,
     case_index  INTEGER NOT NULL,
     outcomes    TEXT    NOT NULL,  -- each repetition's, in order: "PASS, ABORT SIGSEGV, PASS"
+    PRIMARY KEY (run_id, function, case_index)
+);
+
+-- `trebuchet memcheck` (runner/memcheck.py): PASS cases of a run run again
+-- under Valgrind's memcheck.  CORRUPT (corrupt = 1): the call returned, and
+-- memcheck saw it read or write memory it must not; the first such error's
+-- kind, text and stack (down to the call shim) are kept.
+CREATE TABLE IF NOT EXISTS memcheck (
+    run_id     INTEGER NOT NULL REFERENCES runs(id),
+    function   TEXT    NOT NULL,
+    case_index INTEGER NOT NULL,
+    corrupt    INTEGER NOT NULL,  -- 1: CORRUPT; 0: clean, or not judged (outcome)
+    outcome    TEXT    NOT NULL,  -- the case's outcome under memcheck: PASS, or what slowed or changed it
+    kind       TEXT,              -- memcheck's: InvalidRead, InvalidWrite, UninitCondition, ...
+    what       TEXT,              -- its text, then the address's description
+    frames     TEXT,              -- "function (object) file:line", one a line, the call shim's last
+    seconds    REAL    NOT NULL,  -- the case's cost under memcheck, the executor's start included
     PRIMARY KEY (run_id, function, case_index)
 );
 

@@ -1,0 +1,240 @@
+"""`trebuchet memcheck`: a run's PASS cases run again under Valgrind's
+memcheck, each in an executor of its own, so that a call that returned but
+read or wrote memory it must not is seen: CORRUPT.
+
+Which errors count, and why the rest are left out:
+- kinds: an invalid read or write, a jump to an invalid address, an
+  uninitialised value deciding a branch, an invalid or mismatched free
+  (KINDS).  Leaks are not defects of one call; an uninitialised byte
+  passed to a system call is most often a test value's own (a buffer of
+  the dictionary written out), so neither counts.
+- where: only during the call, as its stack shows, a frame of the plugin's
+  call shim (call_FUNCTION) below it, and no frame of the executor above
+  that shim.  Everything the harness does itself (the sandbox, the fork
+  servers, building the test values, judging the return) has no such
+  stack, so needs no suppression file; memcheck's reports of it are read
+  and dropped.
+- the library's own errors as memcheck names them: a string or memory
+  routine memcheck replaces (vgpreload_memcheck's strlen, memcpy) is
+  counted as the library's, since the call made it.
+
+Valgrind 3.19 (Debian 12) knows none of the new mount calls (open_tree,
+move_mount, mount_setattr) the sandbox is made with: the executor then
+says so and runs its test processes without one, as on any kernel that
+lacks them.  What the store records is the case's outcome under memcheck:
+a case that no longer passes there (slowed past its timeout, or changed)
+is kept as such and judged neither way."""
+import concurrent.futures
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from trebuchet.reports import store
+from trebuchet.reports.metrics import plural, wilson
+
+from . import build, executor, paths
+from .errors import TrebuchetError
+
+KINDS = {
+    "InvalidRead": "invalid read",
+    "InvalidWrite": "invalid write",
+    "InvalidJump": "jump to an invalid address",
+    "UninitCondition": "uninitialised value decides a branch",
+    "InvalidFree": "invalid free",
+    "MismatchedFree": "mismatched free",
+}
+# a call runs 20 to 50 times slower under memcheck: its watchdog is given that
+SLOWER = 30
+VALGRIND = ["valgrind", "--tool=memcheck", "--trace-children=yes", "--child-silent-after-fork=no",
+            "--vgdb=no", "--num-callers=30", "--leak-check=no", "--error-limit=no"]
+PREFERRED_SAMPLE = 30
+
+
+@dataclass
+class Checked:
+    function: str
+    case: int
+    outcome: str           # under memcheck
+    kind: str = None       # the first counted error's, or None
+    what: str = None
+    frames: str = None     # "function (object) file:line", one a line
+    seconds: float = 0.0
+
+    @property
+    def corrupt(self):
+        return self.outcome == "PASS" and self.kind is not None
+
+
+def cases_to_check(conn, run, functions, sample, seed):
+    """[(function, case)] of the run's PASS cases: at most sample of each
+    function (None: all), drawn with seed, in the order they are stored;
+    those checked already left out (memcheck resumes)."""
+    done = {(f, c) for f, c in conn.execute("SELECT function, case_index FROM memcheck"
+                                            " WHERE run_id = ?", (run,))}
+    by_function = {}
+    for function, case in conn.execute(
+            "SELECT function, case_index FROM results WHERE run_id = ? AND outcome = 'PASS'"
+            " ORDER BY function, case_index", (run,)):
+        if functions is None or function in functions:
+            by_function.setdefault(function, []).append(case)
+    chosen = []
+    for function, cases in by_function.items():
+        if sample is not None and len(cases) > sample:
+            cases = sorted(random.Random(f"{seed}:{function}").sample(cases, sample))
+        chosen += [(function, c) for c in cases if (function, c) not in done]
+    return chosen
+
+
+def check_case(plugin, function, case, dictionary, timeout_s):
+    """Runs one case under memcheck; Checked."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="trebuchet-memcheck-") as tmp:
+        command = VALGRIND + ["--xml=yes", f"--xml-file={tmp}/%p.xml", executor._exec_path(),
+                              "--plugin", str(plugin), "--functions", function, "--case", str(case),
+                              "--timeout", str(timeout_s)]
+        command += ["--dictionary", dictionary] if dictionary else []
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=timeout_s * 2 + 120)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        if done.returncode != 0 or len(lines) != 1:
+            raise TrebuchetError(f"memcheck of {function} case {case} failed: "
+                                 f"{(done.stderr.strip().splitlines() or ['no output'])[-1]}")
+        outcome = json.loads(lines[0])["outcome"]
+        first = _first_error(Path(tmp), function)
+    seconds = time.monotonic() - started
+    return Checked(function, case, outcome, *first, seconds=seconds) if first else \
+        Checked(function, case, outcome, seconds=seconds)
+
+
+def _first_error(folder, function):
+    """(kind, what, frames) of the first counted error in any process's
+    report, or None."""
+    shim = f"call_{function}"
+    for report in sorted(folder.glob("*.xml")):
+        try:
+            root = ET.parse(report).getroot()
+        except ET.ParseError:
+            continue  # a process that ended before its report was closed: the executor's own
+        for error in root.iter("error"):
+            kind = error.findtext("kind")
+            stack = error.find("stack")
+            if kind not in KINDS or stack is None:
+                continue
+            frames = [(f.findtext("fn") or "?", f.findtext("obj") or "?", f.findtext("file"),
+                       f.findtext("line")) for f in stack.findall("frame")]
+            at = next((i for i, f in enumerate(frames) if f[0] == shim), None)
+            if at is None or any(f[1] == str(paths.EXEC) for f in frames[:at]):
+                continue
+            what = error.findtext("what") or error.findtext("xwhat/text") or ""
+            aux = error.findtext("auxwhat") or error.findtext("xauxwhat/text")
+            return kind, what + (f"; {aux}" if aux else ""), "\n".join(_frame_text(f)
+                                                                       for f in frames[:at + 1])
+    return None
+
+
+def _frame_text(frame):
+    fn, obj, file, line = frame
+    return f"{fn} ({Path(obj).name})" + (f" {file}:{line}" if file and line else "")
+
+
+def run(db, run_id, spec, functions=None, sample=PREFERRED_SAMPLE, seed=1, jobs=None,
+        progress=None):
+    """Checks the run's chosen PASS cases, storing each as it ends (an
+    interrupted memcheck goes on where it stopped); returns how many were
+    checked now."""
+    conn = store.connect(db)
+    info = conn.execute("SELECT dictionary, timeout_ms FROM runs WHERE id = ?", (run_id,)).fetchone()
+    chosen = cases_to_check(conn, run_id, functions, sample, seed)
+    conn.close()
+    if not chosen:
+        return 0
+    plugin = build.build_plugin(spec, quiet=True)
+    timeout_s = info["timeout_ms"] / 1000 * SLOWER
+    lock = store.writer_lock(db)
+    writer = sqlite3.connect(db)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count()) as pool:
+            futures = [pool.submit(check_case, plugin, f, c, info["dictionary"], timeout_s)
+                       for f, c in chosen]
+            for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                c = future.result()
+                writer.execute("INSERT INTO memcheck VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               (run_id, c.function, c.case, int(c.corrupt), c.outcome, c.kind,
+                                c.what, c.frames, round(c.seconds, 3)))
+                writer.commit()
+                if progress:
+                    progress(n, len(chosen))
+    finally:
+        writer.close()
+        os.close(lock)
+    return len(chosen)
+
+
+@dataclass
+class FunctionRate:
+    function: str
+    checked: int
+    corrupt: int
+    judged: int    # checked and still PASS under memcheck
+
+    @property
+    def rate(self):
+        return self.corrupt / self.judged if self.judged else 0.0
+
+
+def rates(conn, run_id):
+    """[FunctionRate] of the run's memchecked cases, by function."""
+    rows = conn.execute(
+        "SELECT function, count(*), sum(corrupt), sum(outcome = 'PASS') FROM memcheck"
+        " WHERE run_id = ? GROUP BY function ORDER BY function", (run_id,))
+    return [FunctionRate(f, n, corrupt, judged) for f, n, corrupt, judged in rows]
+
+
+def kinds(conn, run_id):
+    """[(kind, cases, an example (function, case, what, frames))], most common first."""
+    rows = conn.execute(
+        "SELECT kind, count(*), min(function || char(0) || case_index) FROM memcheck"
+        " WHERE run_id = ? AND corrupt GROUP BY kind ORDER BY count(*) DESC, kind", (run_id,))
+    out = []
+    for kind, n, first in rows:
+        function, case = first.split("\0")
+        example = conn.execute("SELECT what, frames FROM memcheck WHERE run_id = ? AND function = ?"
+                               " AND case_index = ?", (run_id, function, int(case))).fetchone()
+        out.append((kind, n, (function, int(case), *example)))
+    return out
+
+
+def summary_text(conn, run_id, target, target_arg):
+    """What `trebuchet memcheck` prints: each function's Corrupt rate over
+    its checked cases, their mean (normalized, as the study's rates are),
+    and the kinds seen with an example each."""
+    by_function = rates(conn, run_id)
+    judged = [r for r in by_function if r.judged]
+    if not by_function:
+        return f"{target}: no case of run {run_id} checked under memcheck"
+    mean = sum(r.rate for r in judged) / len(judged) if judged else 0.0
+    checked = sum(r.checked for r in by_function)
+    corrupt = sum(r.corrupt for r in by_function)
+    lines = [f"{target} (run {run_id}): {plural(checked, 'PASS case')} checked under memcheck in"
+             f" {plural(len(by_function), 'function')}, {corrupt} CORRUPT; normalized CORRUPT rate"
+             f" {mean:.2%}"]
+    for r in by_function:
+        low, high = wilson(r.corrupt, r.judged) if r.judged else (0.0, 0.0)
+        unjudged = r.checked - r.judged
+        lines.append(f"  {r.function}: {r.corrupt} of {r.judged} CORRUPT, {r.rate:.1%}"
+                     f" (95% interval {low:.1f}% to {high:.1f}%)"
+                     + (f"; {unjudged} no longer PASS under memcheck" if unjudged else ""))
+    for kind, n, (function, case, what, frames) in kinds(conn, run_id):
+        lines.append(f"  {KINDS[kind]} ({kind}): {plural(n, 'case')}, e.g. {function} case {case}:"
+                     f" {what}")
+        lines += [f"      {frame}" for frame in frames.splitlines()]
+        lines.append(f"      trebuchet repro --target {target_arg} --function {function}"
+                     f" --case {case}")
+    return "\n".join(lines)
