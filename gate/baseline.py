@@ -86,9 +86,10 @@ def stored_target(db, name):
 
 def _crash_scale(conn, db, target, run):
     """[(kind, ScaleTarget)] of the run: Hindering when its spec lists errnos,
-    Silent when the store holds a voter's run in the same dictionary."""
-    silent, hindering = judges.judge([(conn, db)])
-    return [(s.kind, s) for s in silent + hindering if s.target == target and s.run == run]
+    Silent when the store holds a voter's run in the same dictionary,
+    Corrupt when memcheck checked some of its cases."""
+    judged = sum(judges.judge([(conn, db)]), [])
+    return [(s.kind, s) for s in judged if s.target == target and s.run == run]
 
 
 def run_parameters(info):

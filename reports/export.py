@@ -1,7 +1,8 @@
 """Exports of a store: one record per case, as JSON or CSV.  A case of a
 run the report judges for Silent and Hindering failures (the newest of its
 target in its dictionary) says whether it is one; elsewhere those are
-null (empty in CSV): not judged."""
+null (empty in CSV): not judged.  So is corrupt: true or false where
+`trebuchet memcheck` checked the case, null elsewhere."""
 import csv
 import json
 import math
@@ -17,10 +18,12 @@ SELECT r.run_id AS run, runs.target, r.function, r.case_index AS "case",
        r.error_reported, r.setup_param, r.setup_errno, r.setup_reason, r.duration_us,
        r.cleanup_failed, r.stderr, c.signal AS crash_signal, c.fault_addr, c.frames,
        f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title,
-       runs.pins AS run_pins, fn.unsigned_return
+       runs.pins AS run_pins, m.corrupt, m.kind AS corrupt_kind, m.outcome AS memcheck_outcome,
+       fn.unsigned_return
 FROM results r JOIN runs ON runs.id = r.run_id
 JOIN functions fn ON fn.run_id = r.run_id AND fn.name = r.function
 LEFT JOIN crash_sites c USING (run_id, function, case_index)
+LEFT JOIN memcheck m USING (run_id, function, case_index)
 LEFT JOIN finding_cases fc USING (run_id, function, case_index)
 LEFT JOIN findings f ON f.run_id = fc.run_id AND f.id = fc.finding
 {where}
@@ -30,12 +33,13 @@ ORDER BY r.run_id, r.function, r.case_index
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "setup_errno", "setup_reason",
           "duration_us", "cleanup_failed", "stderr", "crash_signal", "fault_addr", "frames",
-          "finding", "finding_fingerprint", "finding_title", "run_pins", "silent", "hindering"]
+          "finding", "finding_fingerprint", "finding_title", "run_pins", "corrupt", "corrupt_kind",
+          "silent", "hindering"]
 
 
 def _judged(conn):
     """{kind: {(run, function): set of counted case indices}}."""
-    silent, hindering = judges.judge([(conn, "")])
+    silent, hindering, _ = judges.judge([(conn, "")])  # corrupt: the memcheck table's own
     out = {"silent": {}, "hindering": {}}
     for s in silent + hindering:
         for f in s.functions:
@@ -69,7 +73,9 @@ def records(conn, run=None):
             # a site whose unwinding failed has no frames: an empty list
             frames=None if row["frames"] is None else
             row["frames"].split("\n") if row["frames"] else [],
-            run_pins=pins.shown(row["run_pins"]) or None)  # `run --pin`'s, as people read it
+            run_pins=pins.shown(row["run_pins"]) or None,  # `run --pin`'s, as people read it
+            # memcheck's verdict where it checked the case and it passed there too
+            corrupt=bool(row["corrupt"]) if row["memcheck_outcome"] == "PASS" else None)
         for kind in ("silent", "hindering"):
             counted = judged[kind].get((row["run"], row["function"]))
             record[kind] = (None if counted is None or row["outcome"] == "SETUP"

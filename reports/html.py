@@ -45,6 +45,12 @@ def interval(iv):
     return f"{secs(iv.median)} [{secs(iv.low)}, {secs(iv.high)}]"
 
 
+def sampled(part, whole):
+    """The 95% Wilson interval of part/whole, a rate over a sample."""
+    low, high = metrics.wilson(part, whole)
+    return f"[{low:.1f}, {high:.1f}]"
+
+
 def ratio(iv):
     return f"{iv.median:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
 
@@ -94,7 +100,7 @@ def _env():
                              undefined=jinja2.StrictUndefined)
     env.globals.update(pct=pct, estimate=estimate, measure=measure, shade=shade,
                        signame=signal_name, page_of=page_of, secs=secs, points=points,
-                       last_line=last_line, interval=interval, ratio=ratio, pct_change=pct_change,
+                       last_line=last_line, interval=interval, sampled=sampled, ratio=ratio, pct_change=pct_change,
                        mib=mib,
                        libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
     return env

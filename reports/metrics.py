@@ -730,6 +730,7 @@ class Report:
     dictionaries: list = field(default_factory=list)
     silent: list = field(default_factory=list)     # [crash_scale.ScaleTarget]
     hindering: list = field(default_factory=list)  # [crash_scale.ScaleTarget]
+    corrupt: list = field(default_factory=list)    # [crash_scale.ScaleTarget]
     study_figures: list = field(init=False)  # [StudyFigure]
 
     def __post_init__(self):
@@ -748,8 +749,8 @@ class Report:
 
     @property
     def crash_scale(self):
-        """Silent, then Hindering, each target under each dictionary."""
-        return self.silent + self.hindering
+        """Silent, Hindering, then Corrupt, each target under each dictionary."""
+        return self.silent + self.hindering + self.corrupt
 
     @property
     def dictionaries_differ(self):
@@ -771,7 +772,8 @@ class Report:
             bench=[b.as_dict() for b in self.bench],
             dictionaries=[d.as_dict() for d in self.dictionaries],
             silent=[s.as_dict() for s in self.silent],
-            hindering=[s.as_dict() for s in self.hindering])
+            hindering=[s.as_dict() for s in self.hindering],
+            corrupt=[s.as_dict() for s in self.corrupt])
 
 
 def _pairings(targets):

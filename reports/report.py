@@ -42,7 +42,7 @@ def build(dbs, meanwhile=lambda: None):
     judged = forked.start(lambda: judges.judge([(store.connect(db), db) for db in conns], reads))
     report.dictionaries = dictionaries.side_by_side(sources, reads.equivalents, report.targets)
     meanwhile()
-    report.silent, report.hindering = judged()
+    report.silent, report.hindering, report.corrupt = judged()
     if not report.targets and not report.bench:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns

@@ -4,8 +4,11 @@ run but each read or write memory it must not, two clean ones.  Counted by
 hand: with 3 cases drawn per function, the 12 cases of the four bad ones
 are CORRUPT, each with the kind of its own error, and no case of a clean
 one is, not even where the harness's own value construction erred."""
+import collections
+import json
 import shutil
 import sqlite3
+import subprocess
 
 import pytest
 
@@ -94,3 +97,42 @@ def test_an_unknown_target_or_function_is_one_line(checked):
     refused = trebuchet("memcheck", "--db", db, "--functions", "lt_nosuch", check=False)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
     assert "target latent has no function 'lt_nosuch'" in refused.stderr
+
+
+def test_a_corrupt_cases_reproducer_shows_it_under_make_memcheck(checked, tmp_path):
+    db, _ = checked
+    [(function, case)] = query(db, "SELECT function, case_index FROM memcheck WHERE corrupt"
+                                   " AND function = 'lt_overflow' ORDER BY case_index LIMIT 1")
+    [(clean,)] = query(db, "SELECT case_index FROM memcheck WHERE function = 'lt_clean' LIMIT 1")
+    for name, index, out in ((function, case, tmp_path / "bad"), ("lt_clean", clean, tmp_path / "ok")):
+        trebuchet("repro", "--target", LATENT, "--function", name, "--case", index,
+                  "--emit-c", out)
+    bad = subprocess.run(["make", "-s", "-C", tmp_path / "bad", "memcheck"], capture_output=True,
+                         text=True)
+    assert bad.returncode != 0 and "Invalid write of size 1" in bad.stderr
+    ok = subprocess.run(["make", "-s", "-C", tmp_path / "ok", "memcheck"], capture_output=True,
+                        text=True)
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_corrupt_in_the_report_the_export_and_the_baseline(checked, tmp_path):
+    db, _ = checked
+    trebuchet("report", "--db", db, "--out", tmp_path / "report")
+    index = (tmp_path / "report" / "index.html").read_text()
+    assert ('<td>ours</td><td>latent</td><td><a href="latent-corrupt-ours.html">Corrupt</a></td>'
+            "<td>Valgrind's memcheck, over a sample of its PASS cases</td>") in index.replace("&#39;", "'")
+    assert '<td class="num">7</td><td class="num">57.14%</td>' in index
+    page = (tmp_path / "report" / "latent-corrupt-ours.html").read_text()
+    assert ('<td class="num">3</td>\n      <td class="num">3</td><td class="num">100.00%</td>'
+            '<td class="num">[43.9, 100.0]</td>') in page
+    exported = json.loads(trebuchet("export", "--db", db).stdout)
+    verdicts = collections.Counter(r["corrupt"] for r in exported)
+    # 19 checked, 12 of them CORRUPT; the rest of the 43 cases not checked
+    assert verdicts == {True: 12, False: 7, None: 43 - 19}
+    assert {r["corrupt_kind"] for r in exported if r["corrupt"]} == {
+        "InvalidWrite", "InvalidRead", "UninitCondition"}
+    baseline = tmp_path / "latent.baseline"
+    trebuchet("baseline", "--db", db, "--target", "latent", "--out", baseline)
+    functions = json.loads(baseline.read_text())["functions"]
+    assert (functions["lt_overflow"]["corrupt"], functions["lt_overflow"]["corrupt_rate"]) == (3, 100.0)
+    assert (functions["lt_clean"]["corrupt"], functions["lt_clean"]["corrupt_rate"]) == (0, 0.0)

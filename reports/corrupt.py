@@ -1,0 +1,37 @@
+"""Corrupt failures: PASS cases that `trebuchet memcheck` (runner/memcheck.py)
+ran again under Valgrind's memcheck and found reading or writing memory the
+call must not.  A function is judged on its checked cases that passed under
+memcheck too, a sample of its PASS cases, so its rate is over that sample,
+with a Wilson interval beside it."""
+from . import crash_scale, metrics
+
+
+def _judge(conn, run, target, name):
+    f = crash_scale.ScaleFunction(target, name)
+    for index, values, corrupt, kind, what in conn.execute(
+            "SELECT m.case_index, r.value_names, m.corrupt, m.kind, m.what FROM memcheck m"
+            " JOIN results r USING (run_id, function, case_index)"
+            " WHERE m.run_id = ? AND m.function = ? AND m.outcome = 'PASS' ORDER BY m.case_index",
+            (run, name)):
+        f.judged += 1
+        if corrupt:
+            f.add(index, values.split(" ") if values else [], f"{kind}: {what}")
+    return f
+
+
+def corrupt_targets(sources, newest_by_dictionary):
+    """[ScaleTarget], one per (dictionary, target) whose newest run was
+    checked under memcheck."""
+    out = []
+    chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
+    for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
+                                                         key=lambda kv: kv[0][::-1]):
+        names = [n for (n,) in conn.execute("SELECT DISTINCT function FROM memcheck"
+                                            " WHERE run_id = ? ORDER BY function", (run,))]
+        functions = [f for f in (_judge(conn, run, target, n) for n in names) if f.judged]
+        if functions:
+            out.append(crash_scale.ScaleTarget(
+                "corrupt", target, dictionary, run, functions,
+                [(metrics.RunInfo.read(conn, run), db)],
+                "Valgrind's memcheck, over a sample of its PASS cases"))
+    return out
