@@ -3,6 +3,7 @@ becomes a one-line message and exit code 2, never a traceback.
 
 Exit codes: the table in exitcodes.py."""
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -229,31 +230,41 @@ def cmd_memcheck(args):
     from trebuchet.reports import metrics, store
     from . import memcheck
 
-    conn = store.connect(args.db)
-    runs = {t: r for t, r in metrics.latest_runs(conn).items() if args.target in (None, t)}
-    if not runs:
-        raise TrebuchetError(f"no finished run of target '{args.target}' in this store"
-                             if args.target else "no finished run in this store", args.db)
-    for target, run in runs.items():
-        spec = triage.spec_of_run(conn, run)
-        if spec is None:
-            raise TrebuchetError(f"the spec of run {run} (target {target}) is not here: run"
-                                 " memcheck in the folder the run was made in", args.db)
-        functions = _split(args.functions)
-        for name in functions or ():
-            if not spec.function(name):
-                raise TrebuchetError(f"target {target} has no function '{name}'", spec.path)
+    functions = _split(args.functions)
+    # every run and its spec found first, with the store read-only and then
+    # closed: no reader is open while memcheck writes (a read-only reader
+    # across a writer's end of WAL mode sees a disk I/O error)
+    with contextlib.closing(store.connect(args.db)) as conn:
+        runs = {t: r for t, r in metrics.latest_runs(conn).items() if args.target in (None, t)}
+        if not runs:
+            raise TrebuchetError(f"no finished run of target '{args.target}' in this store"
+                                 if args.target else "no finished run in this store", args.db)
+        chosen = [(target, run, _memcheck_spec(conn, target, run, functions, args.db))
+                  for target, run in runs.items()]
+    for target, run, spec in chosen:
         progress = _memcheck_progress(target) if sys.stderr.isatty() and not args.quiet else None
         started = time.monotonic()
         n = memcheck.run(args.db, run, spec, functions, None if args.all else args.sample,
                          args.seed, args.jobs, progress)
-        after = store.connect(args.db)
-        named = after.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()[0]
-        print(memcheck.summary_text(after, run, target, named or target))
+        with contextlib.closing(store.connect(args.db)) as after:
+            named = after.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()[0]
+            print(memcheck.summary_text(after, run, target, named or target))
         if not args.quiet:
             print(f"  ({metrics.plural(n, 'case')} checked now in"
                   f" {time.monotonic() - started:.0f} s)")
     return Exit.OK
+
+
+def _memcheck_spec(conn, target, run, functions, db):
+    """The spec run was made with, having each of functions."""
+    spec = triage.spec_of_run(conn, run)
+    if spec is None:
+        raise TrebuchetError(f"the spec of run {run} (target {target}) is not here: run"
+                             " memcheck in the folder the run was made in", db)
+    for name in functions or ():
+        if not spec.function(name):
+            raise TrebuchetError(f"target {target} has no function '{name}'", spec.path)
+    return spec
 
 
 def _memcheck_progress(target):
