@@ -249,6 +249,7 @@ def _write(out, shards, run):
                 raise sqlite3.IntegrityError(f"{s.path} holds a case another shard holds"
                                              " too") from None
         conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode=DELETE")  # at rest, one file (harness/store.c)
         return run_id
     except sqlite3.Error as e:
         if conn.in_transaction:

@@ -149,6 +149,12 @@ void tb_store_close(struct tb_store *st)
 	tb_store_commit(st);
 	tb_sqlite.finalize(st->insert);
 	tb_sqlite.finalize(st->insert_site);
+	/* a store at rest is one file: out of WAL mode, which leaves -wal and
+	 * -shm beside it for as long as a reader (the reports open it
+	 * read-only, and cannot end WAL mode) was the last to close it.
+	 * Refused while another connection is open: it then stays in WAL
+	 * mode, which is as good, until the next run ends. */
+	tb_sqlite.exec(st->db, "PRAGMA journal_mode=DELETE;", NULL, NULL, NULL);
 	tb_sqlite.close(st->db);
 	/* only now: closing any descriptor of the file drops SQLite's locks */
 	if (st->lock_fd >= 0)

@@ -9,23 +9,12 @@ from pathlib import Path
 from trebuchet.runner import paths
 
 
-def _config_folder():
-    """matplotlib keeps its font cache in ~/.config/matplotlib, or says in a
-    paragraph that it made a temporary one: for a user whose home is not
-    writable (an installed trebuchet run by a service account), the cache
-    goes beside the plugins instead, quietly and kept for the next report."""
-    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "matplotlib"
-    try:
-        home.mkdir(parents=True, exist_ok=True)
-        if os.access(home, os.W_OK):
-            return
-    except OSError:
-        pass
-    os.environ["MPLCONFIGDIR"] = str(paths.BUILD / "matplotlib")
-
-
-if "MPLCONFIGDIR" not in os.environ:
-    _config_folder()
+# matplotlib's font cache and settings beside the plugins, not in the
+# user's ~/.config and ~/.cache: trebuchet writes where it says it does
+# (paths.BUILD), and a user whose home is not writable (a service account)
+# gets no paragraph about a temporary folder.  A MPLCONFIGDIR of the
+# user's own is kept.
+os.environ.setdefault("MPLCONFIGDIR", str(paths.BUILD / "matplotlib"))
 
 import matplotlib  # noqa: E402  (after choosing its folder)
 

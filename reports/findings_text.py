@@ -33,8 +33,9 @@ def as_text(targets):
                 lines.append(f"     at: {f.place}")
             if f.last_words:
                 lines.append(f"     last words: {f.last_words}")
+            # the note as a shell comment: the line works pasted whole
             lines.append(f"     {t.repro_command(f.example_function, f.example_case)}"
-                         f" (add --emit-c DIR for a standalone C reproducer)")
+                         f"  # --emit-c DIR: a standalone C reproducer")
     return "\n".join(lines)
 
 
