@@ -49,6 +49,16 @@ class ScaleTarget:
         return len(self.functions)
 
     @property
+    def judged(self):
+        """Cases judged, in all its functions."""
+        return sum(f.judged for f in self.functions)
+
+    @property
+    def count(self):
+        """Of them, Silent (Hindering, Corrupt)."""
+        return sum(f.count for f in self.functions)
+
+    @property
     def page(self):
         return f"{self.target}-{self.kind}-{self.dictionary}.html"
 
