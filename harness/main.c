@@ -25,6 +25,7 @@
 #include "options.h"
 #include "pins.h"
 #include "repro.h"
+#include "sanitizer.h"
 #include "scratch.h"
 #include "world.h"
 
@@ -272,6 +273,7 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		run_info(o, t, sel, c->nselected, &info);
 		snprintf(info.sandbox, sizeof(info.sandbox), "%s",
 			 tb_isolation_name(c->servers->isolation));
+		snprintf(info.sanitizer, sizeof(info.sanitizer), "%s", tb_world_sanitizer());
 		if (tb_store_begin_run(c->store, &info, info.listed, &c->run_id) ||
 		    (o->listed && store_listed(t, c, listed, nlisted))) {
 			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
@@ -356,6 +358,7 @@ int main(int argc, char **argv)
 	tb_crashsite_locate_exe();
 	die_with_parent();
 	tb_options_parse(argc, argv, &o);
+	tb_sanitizer_init();
 	if (!o.plugin)
 		return tb_list_datatypes(stdout, o.dictionary, NULL), 0;
 	if ((o.list_datatypes ? tb_target_open : tb_target_load)(o.plugin, o.dictionary, &target,

@@ -183,8 +183,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int 
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
 			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, libc, kernel,"
-			       " pins, started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),"
-			       "?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			       " pins, sanitizer, started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,"
+			       "NULLIF(?,''),?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
 	tb_sqlite.bind_text(s, 1, info->target, -1, SQLITE_STATIC);
@@ -207,6 +207,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int 
 	tb_sqlite.bind_text(s, 18, info->libc, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 19, info->kernel, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 20, info->pins, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 21, info->sanitizer, -1, SQLITE_STATIC);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_DONE)

@@ -13,6 +13,13 @@
  * done it returns and the run goes on in the caller's world. */
 void tb_world_settle(char **argv);
 
+/* The sanitizer the executor runs under ("address"), "" for none. */
+const char *tb_world_sanitizer(void);
+
+/* 1 when that sanitizer is "address" and its runtime is loaded (an
+ * executor that could not re-execute runs without it). */
+int tb_world_sanitizer_loaded(void);
+
 /* Where the run's scratch directory goes by default: the caller's TMPDIR,
  * else /tmp. */
 const char *tb_world_scratch_parent(void);

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import paths, pins as targeted, triage
+from . import paths, pins as targeted, sanitizers, triage
 from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
@@ -28,9 +28,9 @@ def cmd_run(args):
             raise TrebuchetError(f"target {spec.target} has no function '{name}' "
                                  f"(`trebuchet list functions --target {args.target}` lists them)",
                                  spec.path, spec.functions_line)
-    plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
+    plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty(), sanitizer=args.sanitizer)
     if not args.quiet:
-        for note in build.conversions_path(spec).read_text().splitlines():
+        for note in build.conversions_path(spec, args.sanitizer).read_text().splitlines():
             print(f"trebuchet: converted: {note}")
     if args.resume and args.dictionary is None:
         args.dictionary = _unfinished_dictionary(args.db, spec.target)
@@ -493,7 +493,12 @@ def _parser():
     run.add_argument("--dictionary", choices=DICTIONARIES,
                      help="the values to draw from: ours (default, stricter) or ballista"
                      " (Ballista's templates, to compare with published Ballista figures)")
-    run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
+    run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process"
+                     " (default 1024); under --sanitizer address, the largest allocation instead")
+    run.add_argument("--sanitizer", choices=sanitizers.NAMES,
+                     help="build the plugin and the spec's sources with this sanitizer and run"
+                     " under its runtime: a report is an ABORT, a finding at its source line"
+                     " (the libraries the spec names are linked as built)")
     run.add_argument("--no-sandbox", action="store_true",
                      help="no namespaces around test processes (to compare; the run records it)")
     run.add_argument("--no-crash-sites", action="store_true",
