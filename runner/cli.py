@@ -122,7 +122,7 @@ def cmd_repro(args):
         values = args.values.replace(",", " ").split()
         index = repro.case_index(spec, function, values,
                                  repro.listed_function(spec, function, args.dictionary))
-    result = repro.run_case(spec, function, index, args.timeout, args.dictionary)
+    result = repro.run_case(spec, function, index, args.timeout, args.dictionary, args.sanitizer)
     print(json.dumps(repro.as_record(result)) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
@@ -519,6 +519,8 @@ def _parser():
     rp.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True))
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
     rp.add_argument("--dictionary", choices=DICTIONARIES, help="the run's dictionary (default ours)")
+    rp.add_argument("--sanitizer", choices=sanitizers.NAMES,
+                    help="the run's sanitizer: the case runs under it (`run --sanitizer`)")
     rp.add_argument("--emit-c", metavar="DIR",
                     help="also write the case into DIR (new or empty) as a C program that builds"
                     " with the target's library alone: `make -C DIR` builds it (LIBDIRS=... where"
