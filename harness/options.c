@@ -165,7 +165,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 	if (o->pins && o->listed)
 		usage_error("--pins and --listed exclude each other", NULL);
 	if (tb_world_sanitizer()[0] && !tb_world_sanitizer_loaded())
-		usage_error("no such sanitizer, or its runtime could not be loaded:",
+		usage_error("no such sanitizer, or its runtime could not be loaded",
 			    tb_world_sanitizer());
 	if (tb_world_sanitizer()[0] && o->memory_mb)
 		usage_error("--memory-mb wants 0 (no address-space limit) under a sanitizer,"
