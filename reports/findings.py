@@ -238,7 +238,7 @@ def crash_finding(case, library_modules):
     where = _frame_key(chosen[-1]) if chosen else case.function
     place = chosen[-1].place if chosen and kind not in PLACELESS else None
     reported = sanitizer_report.parse(case.stderr) if case.signal == signals.SIGABRT else None
-    if reported and reported.place:
+    if reported and reported.place and not sanitizer_report.in_runtime(reported.file):
         # the sanitizer's own word on where: the access itself, where the
         # crash site has only the return address of its report's call
         named = symbolize.Frame("", 0, reported.function, reported.file, reported.line)
@@ -246,6 +246,9 @@ def crash_finding(case, library_modules):
         where, place = keys[0], reported.place
         if line_key(named):
             keys[0] += f": {line_key(named)}"
+    elif reported and (stands_for := sanitizer_report.intercepted(case.frames)):
+        # noticed by an interceptor, which stands for the library's own function
+        keys, where, place = [stands_for], stands_for, None
     signature = "|".join([kind + (f": {words}" if words else "")] + keys)
     if place:
         where += f" at {Path(place.rsplit(':', 1)[0]).name}:{place.rsplit(':', 1)[1]}"

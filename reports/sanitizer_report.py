@@ -6,9 +6,12 @@ the kind of error and where.  The executor has ASan write that line last
   SUMMARY: AddressSanitizer: attempting double-free (/lib/libasan.so.8+0xb7e6) in free
 
 The place is a source line where the erring code has debug information;
-else a module and offset, or (an error noticed inside one of the
-sanitizer's interceptors, free or strlen) the sanitizer's own frame: then
-file and line are None and the crash site's frames name the defect."""
+else a module and offset (file and line None).  An error noticed inside one
+of the sanitizer's interceptors (its free, strlen, snprintf, which stand in
+for the C library's) is placed in the sanitizer's own sources: no place of
+the library's, so the defect is the function the outermost interceptor on
+the crash site's stack stands for.  A report that died before its end
+(harness/sanitizer.c) has its kind and "(the report did not finish)"."""
 import re
 from dataclasses import dataclass
 
@@ -44,3 +47,20 @@ def parse(stderr):
 
 def is_runtime(module_name):
     return module_name.startswith(RUNTIMES)
+
+
+_RUNTIME_SOURCE = re.compile(r"(?:^|/)(?:libsanitizer/|(?:sanitizer|asan|ubsan)_[^/]*$)")
+_INTERCEPTOR = re.compile(r"^_{2,3}interceptor_(?:trampoline_)?(\w+)$")
+
+
+def in_runtime(file):
+    """Whether a source file is the sanitizer's own (GCC's libsanitizer,
+    LLVM's compiler-rt)."""
+    return bool(_RUNTIME_SOURCE.search(file))
+
+
+def intercepted(frames):
+    """The C library function the outermost interceptor among frames
+    (symbolize.Frame, innermost first) stands for, or None."""
+    names = [m[1] for f in frames if f.function and (m := _INTERCEPTOR.match(f.function))]
+    return names[-1] if names else None
