@@ -247,8 +247,9 @@ def crash_finding(case, library_modules):
         if line_key(named):
             keys[0] += f": {line_key(named)}"
     elif reported and (stands_for := sanitizer_report.intercepted(case.frames)):
-        # noticed by an interceptor, which stands for the library's own function
-        keys, where, place = [stands_for], stands_for, None
+        # noticed by an interceptor, which stands for the library's own
+        # function; the frames around it are the sanitizer's and the caller's
+        keys, where, place, chosen = [stands_for], stands_for, None, []
     signature = "|".join([kind + (f": {words}" if words else "")] + keys)
     if place:
         where += f" at {Path(place.rsplit(':', 1)[0]).name}:{place.rsplit(':', 1)[1]}"

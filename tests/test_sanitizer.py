@@ -23,6 +23,7 @@ import pytest
 
 from conftest import ROOT, query, trebuchet
 
+from trebuchet.reports import sanitizer_report
 from trebuchet.runner import build, sanitizers
 from trebuchet.runner import spec as specs
 
@@ -161,3 +162,31 @@ def test_the_address_space_limit_is_refused_under_the_sanitizer_and_none_without
     said = subprocess.run([EXEC, "--plugin", plain, "--list"], capture_output=True, text=True,
                           env=dict(os.environ, TREBUCHET_EXEC_SANITIZER="thread"))
     assert said.returncode == 2 and "no such sanitizer" in said.stderr
+
+
+def test_an_error_an_interceptor_notices_is_the_c_library_function_it_stands_for(tmp_path):
+    """stdio tests the C library itself, which is not built with ASan: its
+    errors are noticed by ASan's interceptors (its free, its fopen), whose
+    place is ASan's own source; the finding is the function they stand for."""
+    db = tmp_path / "stdio.db"
+    trebuchet("run", "--target", "stdio", "--functions", "fclose,fopen", "--sanitizer", "address",
+              "--db", db)
+    found = dict(query(db, "SELECT title, location FROM findings WHERE kind LIKE '%free'"))
+    assert found == {"double-free in fclose on misuse": None,
+                     "heap-use-after-free in fopen on misuse": None}
+
+
+def test_the_summary_line_read_as_kind_and_place():
+    parse = sanitizer_report.parse
+    assert parse("x\nSUMMARY: AddressSanitizer: stack-buffer-overflow src/a.c:3:7 in main\n"
+                 "==12==ABORTING\n") == sanitizer_report.Report("stack-buffer-overflow", "src/a.c",
+                                                                3, "main")
+    assert parse("SUMMARY: AddressSanitizer: attempting double-free"
+                 " (/lib/x86_64-linux-gnu/libasan.so.8+0xb7e6) in __interceptor_free") == \
+        sanitizer_report.Report("double-free", None, None, "__interceptor_free")
+    assert parse("SUMMARY: AddressSanitizer: heap-use-after-free (the report did not finish)") == \
+        sanitizer_report.Report("heap-use-after-free")
+    assert parse("free(): invalid pointer") is None
+    assert sanitizer_report.in_runtime(
+        "../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc")
+    assert not sanitizer_report.in_runtime("/src/lib/asan.c")
