@@ -251,6 +251,13 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 				o->db, t->plugin->target);
 			return -1;
 		}
+		if (strcmp(info.sanitizer, tb_world_sanitizer())) {
+			fprintf(stderr, "trebuchet-exec: %s: the unfinished run of %s ran under %s%s;"
+				" resume it %s\n", o->db, t->plugin->target,
+				info.sanitizer[0] ? "the sanitizer " : "no sanitizer", info.sanitizer,
+				info.sanitizer[0] ? "with --sanitizer" : "without --sanitizer");
+			return -1;
+		}
 		if (strcmp(info.dictionary, t->dictionary)) {
 			fprintf(stderr, "trebuchet-exec: %s: the unfinished run of %s draws from the"
 				" %s dictionary; resume it with --dictionary %s\n", o->db,

@@ -232,7 +232,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 	if (tb_sqlite.prepare_v2(st->db,
 			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards,"
 			       " dictionary, pins,"
-			       " EXISTS (SELECT 1 FROM listed_cases WHERE run_id = runs.id) FROM runs"
+			       " EXISTS (SELECT 1 FROM listed_cases WHERE run_id = runs.id), sanitizer FROM runs"
 			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "find run");
@@ -250,6 +250,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 		copy_column(s, 8, info->dictionary, sizeof(info->dictionary));
 		copy_column(s, 9, info->pins, sizeof(info->pins));
 		info->listed = tb_sqlite.column_int(s, 10);
+		copy_column(s, 11, info->sanitizer, sizeof(info->sanitizer));
 	}
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

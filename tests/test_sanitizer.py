@@ -17,6 +17,7 @@ hand, with the int datatype's 7 values each function has 7 cases:
 Without --sanitizer the same 43 cases all PASS."""
 import collections
 import os
+import sqlite3
 import subprocess
 
 import pytest
@@ -190,3 +191,15 @@ def test_the_summary_line_read_as_kind_and_place():
     assert sanitizer_report.in_runtime(
         "../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc")
     assert not sanitizer_report.in_runtime("/src/lib/asan.c")
+
+
+def test_a_run_resumes_only_under_the_sanitizer_it_started_with(tmp_path):
+    db = tmp_path / "resume.db"
+    _run(db, "--sanitizer", "address", "--functions", "lt_clean")
+    with sqlite3.connect(db) as conn:  # as a run stopped before its end leaves it
+        conn.execute("UPDATE runs SET finished = NULL")
+    said = trebuchet("run", "--target", LATENT, "--db", db, "--resume", check=False)
+    assert said.returncode == 2
+    assert "ran under the sanitizer address; resume it with --sanitizer" in said.stderr
+    assert said.stderr.count("\n") == 1
+    assert "sanitizer address" in _run(db, "--sanitizer", "address", "--resume")
