@@ -57,8 +57,8 @@ void tb_sanitizer_init(void)
 	void (*set_report)(void (*)(const char *));
 	void (*set_death)(void (*)(void));
 
-	if (!tb_world_sanitizer_loaded())
-		return;
+	if (strcmp(tb_world_sanitizer(), "address") || !tb_world_sanitizer_loaded())
+		return;  /* UBSan's report is one line, kept whole (world.c) */
 	set_report = (void (*)(void (*)(const char *)))dlsym(RTLD_DEFAULT,
 		"__asan_set_error_report_callback");
 	set_death = (void (*)(void (*)(void)))dlsym(RTLD_DEFAULT, "__sanitizer_set_death_callback");

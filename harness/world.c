@@ -71,6 +71,21 @@
  *                                      every report, would fill the stored
  *                                      stderr tail (sanitizer.c)
  *
+ * Under UndefinedBehaviorSanitizer (`--sanitizer undefined`) the same way,
+ * LD_PRELOAD=<libubsan> and UBSAN_OPTIONS (fixed):
+ *     halt_on_error=1, abort_on_error=1  the first report ends the case in
+ *                                      SIGABRT (the plugin is also built
+ *                                      with -fno-sanitize-recover=all)
+ *     print_stacktrace=0               the report is its one line, "FILE:
+ *                                      LINE:COL: runtime error: WHAT", which
+ *                                      the stored stderr tail keeps (the
+ *                                      crash handler records the stack)
+ *     handle_segv=0, handle_sigbus=0,  as for ASan: the harness's crash
+ *     handle_sigfpe=0, handle_abort=0, handler records crash sites
+ *     allow_user_segv_handler=1
+ *     symbolize=1                      the report names its source line
+ * UBSan keeps no shadow memory: the address-space limit stays.
+ *
  * What is inherited across fork rather than exec (signal dispositions, the
  * umask, the descriptor limit) is normalised once in each fork server by
  * tb_world_server().
@@ -99,6 +114,10 @@
 #define SANITIZER_ENV "TREBUCHET_EXEC_SANITIZER"
 #define RUNTIME_ENV "TREBUCHET_EXEC_SANITIZER_RUNTIME"
 #define ALLOC_MB_ENV "TREBUCHET_EXEC_SANITIZER_ALLOC_MB"
+#define UBSAN_OPTIONS_TEXT \
+	"halt_on_error=1:abort_on_error=1:print_stacktrace=0:handle_segv=0:" \
+	"handle_sigbus=0:handle_sigfpe=0:handle_abort=0:allow_user_segv_handler=1:symbolize=1"
+#define UBSAN_OPTIONS_FIXED "UBSAN_OPTIONS=" UBSAN_OPTIONS_TEXT
 #define ASAN_OPTIONS_FIXED \
 	"detect_leaks=0:abort_on_error=1:halt_on_error=1:handle_segv=0:handle_sigbus=0:" \
 	"handle_sigfpe=0:allow_user_segv_handler=1:handle_abort=0:" \
@@ -188,11 +207,16 @@ static size_t sanitizer_env(char **env)
 		return 0;
 	snprintf(name, sizeof(name), "%s=%s", SANITIZER_ENV, asked);
 	env[0] = name;
-	if (strcmp(asked, "address") || !runtime || !*runtime)
+	if (!runtime || !*runtime)
+		return 1;
+	if (!strcmp(asked, "address"))
+		snprintf(options_entry, sizeof(options_entry), "ASAN_OPTIONS=" ASAN_OPTIONS_FIXED
+			 "%ld", mb && atol(mb) > 0 ? atol(mb) : 1024L);
+	else if (!strcmp(asked, "undefined"))
+		snprintf(options_entry, sizeof(options_entry), "%s", UBSAN_OPTIONS_FIXED);
+	else
 		return 1;
 	snprintf(preload_entry, sizeof(preload_entry), "LD_PRELOAD=%s", runtime);
-	snprintf(options_entry, sizeof(options_entry), "ASAN_OPTIONS=" ASAN_OPTIONS_FIXED "%ld",
-		 mb && atol(mb) > 0 ? atol(mb) : 1024L);
 	env[1] = preload_entry;
 	env[2] = options_entry;
 	return 3;
@@ -254,7 +278,8 @@ static void take_world(void)
 		 getenv(SANITIZER_ENV) ? getenv(SANITIZER_ENV) : "");
 	if (carried("LD_PRELOAD", "LD_PRELOAD", preload_entry, sizeof(preload_entry)))
 		world_env[n++] = preload_entry;
-	if (carried("ASAN_OPTIONS", "ASAN_OPTIONS", options_entry, sizeof(options_entry)))
+	if (carried("ASAN_OPTIONS", "ASAN_OPTIONS", options_entry, sizeof(options_entry)) ||
+	    carried("UBSAN_OPTIONS", "UBSAN_OPTIONS", options_entry, sizeof(options_entry)))
 		world_env[n++] = options_entry;
 	world_env[n] = NULL;
 	environ = world_env;
@@ -311,9 +336,27 @@ const char *tb_world_sanitizer(void)
 
 int tb_world_sanitizer_loaded(void)
 {
-	/* the runtime's entry point, there only when libasan was preloaded */
-	return !strcmp(sanitizer, "address") && getenv("LD_PRELOAD") &&
-	       dlsym(RTLD_DEFAULT, "__asan_init");
+	/* a symbol of the runtime, there only when it was preloaded */
+	const char *entry = !strcmp(sanitizer, "address") ? "__asan_init" :
+			    !strcmp(sanitizer, "undefined") ? "__ubsan_handle_add_overflow" : NULL;
+
+	return entry && getenv("LD_PRELOAD") && dlsym(RTLD_DEFAULT, entry);
+}
+
+/* UBSan's runtime, loaded into a plain executor, starts at the first report,
+ * in a test process, and reads UBSAN_OPTIONS from /proc/self/environ, which
+ * a test process turned nobody cannot read: its options would be the
+ * defaults (exit 1, no abort).  The options it takes by default come from
+ * here instead (the executor exports its symbols: -rdynamic). */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return UBSAN_OPTIONS_TEXT;
+}
+
+int tb_world_shadow(void)
+{
+	return !strcmp(sanitizer, "address");
 }
 
 const char *tb_world_scratch_parent(void)

@@ -241,8 +241,10 @@ def crash_finding(case, library_modules):
     if reported and reported.place and not sanitizer_report.in_runtime(reported.file):
         # the sanitizer's own word on where: the access itself, where the
         # crash site has only the return address of its report's call
-        named = symbolize.Frame("", 0, reported.function, reported.file, reported.line)
-        keys = [_frame_key(named) if reported.function else keys[0]]
+        # (UBSan names no function: the crash site's frame does)
+        function = reported.function or (chosen[-1].function if chosen else None)
+        named = symbolize.Frame("", 0, function, reported.file, reported.line)
+        keys = [_frame_key(named) if function else f"in {case.function}"]
         where, place = keys[0], reported.place
         if line_key(named):
             keys[0] += f": {line_key(named)}"

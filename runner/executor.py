@@ -27,14 +27,14 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     outcomes are the same without).
     pins: the runs.pins text of `run --pin` (runner/pins.py); listed: a
     file of "FUNCTION INDEX" lines, the only cases to run (--values-file).
-    A plugin built for a sanitizer runs under its runtime, with no
-    address-space limit: memory_mb becomes the largest allocation
+    A plugin built for a sanitizer runs under its runtime; under ASan with
+    no address-space limit: memory_mb becomes the largest allocation
     (sanitizers.executor_env).
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
     env = sanitizers.executor_env(plugin, memory_mb)
-    if env:
+    if sanitizers.of_plugin(plugin) in sanitizers.SHADOW:
         memory_mb = None
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,

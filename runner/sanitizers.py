@@ -10,13 +10,19 @@ from .errors import TrebuchetError
 
 # The sanitizers `--sanitizer` takes, and the suffix of their plugins
 # (NAME.asan.so beside NAME.so).
-SUFFIX = {"address": "asan"}
+SUFFIX = {"address": "asan", "undefined": "ubsan"}
+# Those whose shadow memory no address-space limit can hold.
+SHADOW = ("address",)
 NAMES = tuple(SUFFIX)
 
 # No frame pointer left out: ASan's reports unwind by frame pointers, and a
-# frame it cannot walk would leave the function out of the report.
-_CFLAGS = {"address": ["-fsanitize=address", "-fno-omit-frame-pointer"]}
-_RUNTIME = {"address": "libasan.so"}
+# frame it cannot walk would leave the function out of the report.  UBSan
+# with no recovery: its first report aborts whatever the runtime's options.
+_CFLAGS = {"address": ["-fsanitize=address", "-fno-omit-frame-pointer"],
+           "undefined": ["-fsanitize=undefined", "-fno-sanitize-recover=all",
+                         "-fno-omit-frame-pointer"]}
+_RUNTIME = {"address": "libasan.so", "undefined": "libubsan.so"}
+_PACKAGE = {"address": "libasan8", "undefined": "libubsan1"}
 
 
 def cflags(sanitizer):
@@ -44,15 +50,15 @@ def runtime(sanitizer):
     # without the library, cc prints the name it was given
     if not found or not os.path.isabs(found) or not os.path.exists(found):
         raise TrebuchetError(f"--sanitizer {sanitizer}: the compiler has no {name} (on Debian:"
-                             f" apt-get install libasan8)")
+                             f" apt-get install {_PACKAGE[sanitizer]})")
     return found
 
 
 def executor_env(plugin, memory_mb=None):
     """The environment to start trebuchet-exec with for plugin: the caller's,
     plus the sanitizer's request when the plugin was built for one.
-    memory_mb: the largest allocation ASan lets succeed, in place of the
-    address-space limit (default 1024, the limit's default)."""
+    memory_mb: under ASan, the largest allocation it lets succeed, in place
+    of the address-space limit (default 1024, the limit's default)."""
     sanitizer = of_plugin(plugin)
     if not sanitizer:
         return None

@@ -14,7 +14,8 @@ hand, with the int datatype's 7 values each function has 7 cases:
                      its block; ASan stops it before the call, so the value
                      could not be built, and no finding is made of it
 
-Without --sanitizer the same 43 cases all PASS."""
+Without --sanitizer the same 43 cases all PASS.  `--sanitizer undefined`
+has a library of its own (tests/undefined/), counted below."""
 import collections
 import os
 import sqlite3
@@ -26,6 +27,7 @@ from conftest import ROOT, query, trebuchet
 
 from trebuchet.reports import sanitizer_report
 from trebuchet.runner import build, sanitizers
+from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner import spec as specs
 
 LATENT = ROOT / "tests" / "latent" / "latent.yaml"
@@ -37,15 +39,15 @@ LINES = {"lt_overflow": "kept[i] = (char)code;", "lt_overread": "while (n < 12 &
          "lt_use_after_free": "v = *(volatile int *)kept;"}
 
 
-def _has_asan():
+def _has(sanitizer):
     try:
-        sanitizers.runtime("address")
-    except Exception:
+        sanitizers.runtime(sanitizer)
+    except TrebuchetError:
         return False
     return True
 
 
-pytestmark = pytest.mark.skipif(not _has_asan(), reason="the compiler has no libasan")
+pytestmark = pytest.mark.skipif(not _has("address"), reason="the compiler has no libasan")
 
 
 def _run(db, *extra):
@@ -203,3 +205,38 @@ def test_a_run_resumes_only_under_the_sanitizer_it_started_with(tmp_path):
     assert "ran under the sanitizer address; resume it with --sanitizer" in said.stderr
     assert said.stderr.count("\n") == 1
     assert "sanitizer address" in _run(db, "--sanitizer", "address", "--resume")
+
+
+# tests/undefined/undefined.c: three functions each do one undefined thing a
+# plain build lets return; with the int datatype's 7 values, 7 cases each.
+UNDEFINED = ROOT / "tests" / "undefined" / "undefined.yaml"
+UB_KINDS = {"ub_overflow": ("signed-integer-overflow", "return big + one;"),
+            "ub_shift": ("shift", "return 1 << wide;"),
+            "ub_misaligned": ("misaligned-access", "return *odd;")}
+
+
+@pytest.mark.skipif(not _has("undefined"), reason="the compiler has no libubsan")
+def test_undefined_behaviour_under_ubsan_is_an_abort_and_a_finding_at_its_line(tmp_path):
+    plain, ub = tmp_path / "plain.db", tmp_path / "ub.db"
+    assert "PASS 28, ABORT 0" in trebuchet("run", "--target", UNDEFINED, "--db", plain).stdout
+    out = trebuchet("run", "--target", UNDEFINED, "--db", ub, "--sanitizer", "undefined").stdout
+    assert out.startswith("undefined: 28 cases in 4 functions, PASS 7, ABORT 21, RESTART 0,")
+    assert "; sanitizer undefined; " in out
+    counts = per_function(ub)
+    assert counts["ub_clean"] == {("PASS", None): 7}
+    lines = UNDEFINED.with_name("undefined.c").read_text().splitlines()
+    found = {f: (k, t, loc, sig) for f, k, t, loc, sig in query(
+        ub, "SELECT functions, kind, title, location, signature FROM findings")}
+    assert sorted(found) == sorted(UB_KINDS)
+    for function, (kind, text) in UB_KINDS.items():
+        assert counts[function] == {("ABORT", 6): 7}, function
+        line = next(n for n, t in enumerate(lines, 1) if t.strip() == text)
+        assert found[function] == (kind, f"{kind} in {function} at undefined.c:{line}",
+                                   f"{UNDEFINED.parent}/undefined.c:{line}",
+                                   f"{kind}|{function}: {text}")
+    assert query(ub, "SELECT sanitizer FROM runs") == [("undefined",)]
+    # no shadow memory: the address-space limit stays, 0 (none) is refused
+    plugin = build.plugin_path(specs.load(UNDEFINED), "undefined")
+    said = subprocess.run([EXEC, "--plugin", plugin, "--memory-mb", "0", "--list"],
+                          env=sanitizers.executor_env(plugin), capture_output=True, text=True)
+    assert said.returncode == 2 and "--memory-mb wants at least 64" in said.stderr
