@@ -6,15 +6,17 @@ ClusterFuzz's crash state have theirs):
 
   - The kind: the signal (SIGSEGV, SIGBUS, SIGFPE, ...), or what the death
     says of itself: a sanitizer's report (`run --sanitizer`) its kind
-    (heap-buffer-overflow, heap-use-after-free, ...: sanitizer_report.py), "stack-overflow" (SIGSEGV with the stack nearly used up
-    and the fault next to the stack pointer), "assertion" with its text,
+    (heap-buffer-overflow, signed-integer-overflow, ...: sanitizer_report.py)
+    at the report's own source line, "stack-overflow" (SIGSEGV with the
+    stack nearly used up and the fault next to the stack pointer),
+    "assertion" with its text,
     "abort" with a C library's message (free(): invalid pointer), "hang"
     (RESTART), "exit N".  Numbers and addresses in a text are masked, so
     that the same assertion on another descriptor is the same defect.
   - The frames (for a hang, the outermost frame inside the library: the
     entry the call loops in, not wherever the watchdog found it): the
-    crash machinery (raise, abort, __assert_fail, the
-    C library's error reporting, a sanitizer's runtime) is dropped; of the rest, the frames inside
+    crash machinery (raise, abort, __assert_fail, the C library's error
+    reporting, a sanitizer's runtime) is dropped; of the rest, the frames inside
     the library under test (the spec's libraries; glibc when it lists none)
     count, else those outside the harness (an in-line macro crashes in its
     call shim).  The signature takes the innermost of them that is not a
