@@ -240,3 +240,10 @@ def test_undefined_behaviour_under_ubsan_is_an_abort_and_a_finding_at_its_line(t
     said = subprocess.run([EXEC, "--plugin", plugin, "--memory-mb", "0", "--list"],
                           env=sanitizers.executor_env(plugin), capture_output=True, text=True)
     assert said.returncode == 2 and "--memory-mb wants at least 64" in said.stderr
+
+
+def test_the_report_shows_the_runs_sanitizer(sanitized, tmp_path):
+    db, _ = sanitized
+    trebuchet("report", "--db", db, "--out", tmp_path / "out")
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "<th>sanitizer</th>" in page and "<td>address</td>" in page
