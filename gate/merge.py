@@ -30,7 +30,8 @@ from trebuchet.reports import store
 # What every shard of one campaign must share: they decide which cases the
 # campaign draws and deals, and what each outcome means.
 SAME = ("target", "extends", "target_version", "harness_version", "spec_digest", "dictionary",
-        "dictionary_digest", "seed", "cap", "timeout_ms", "functions", "shards", "pins")
+        "dictionary_digest", "seed", "cap", "timeout_ms", "functions", "shards", "pins",
+        "sanitizer")
 # Sandbox levels, weakest first: a merged run has its weakest shard's.
 SANDBOXES = ("none", "user", "full")
 # What a function row must share across shards (cases_run is summed).

@@ -25,6 +25,7 @@
 #include "options.h"
 #include "pins.h"
 #include "repro.h"
+#include "sanitizer.h"
 #include "scratch.h"
 #include "world.h"
 
@@ -250,6 +251,13 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 				o->db, t->plugin->target);
 			return -1;
 		}
+		if (strcmp(info.sanitizer, tb_world_sanitizer())) {
+			fprintf(stderr, "trebuchet-exec: %s: the unfinished run of %s ran under %s%s;"
+				" resume it %s\n", o->db, t->plugin->target,
+				info.sanitizer[0] ? "the sanitizer " : "no sanitizer", info.sanitizer,
+				info.sanitizer[0] ? "with --sanitizer" : "without --sanitizer");
+			return -1;
+		}
 		if (strcmp(info.dictionary, t->dictionary)) {
 			fprintf(stderr, "trebuchet-exec: %s: the unfinished run of %s draws from the"
 				" %s dictionary; resume it with --dictionary %s\n", o->db,
@@ -272,6 +280,7 @@ static int open_run(struct tb_options *o, const struct tb_target *t, struct tb_c
 		run_info(o, t, sel, c->nselected, &info);
 		snprintf(info.sandbox, sizeof(info.sandbox), "%s",
 			 tb_isolation_name(c->servers->isolation));
+		snprintf(info.sanitizer, sizeof(info.sanitizer), "%s", tb_world_sanitizer());
 		if (tb_store_begin_run(c->store, &info, info.listed, &c->run_id) ||
 		    (o->listed && store_listed(t, c, listed, nlisted))) {
 			fprintf(stderr, "trebuchet-exec: %s\n", tb_store_error(c->store));
@@ -356,6 +365,7 @@ int main(int argc, char **argv)
 	tb_crashsite_locate_exe();
 	die_with_parent();
 	tb_options_parse(argc, argv, &o);
+	tb_sanitizer_init();
 	if (!o.plugin)
 		return tb_list_datatypes(stdout, o.dictionary, NULL), 0;
 	if ((o.list_datatypes ? tb_target_open : tb_target_load)(o.plugin, o.dictionary, &target,

@@ -116,7 +116,9 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		 * slot but not a core */
 		.jobs = (int)(ncpu > 0 ? 2 * ncpu : 2),
 		.scratch_parent = tb_world_scratch_parent(),
-		.memory_mb = 1024,
+		/* none under a sanitizer: its shadow memory is terabytes of
+		 * address space (world.c holds allocations instead) */
+		.memory_mb = tb_world_shadow() ? 0 : 1024,
 		.shard = 1,
 		.shards = 1,
 		.dictionary = TB_DICTIONARY_OURS,
@@ -162,6 +164,13 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		usage_error("--dictionary wants ours or ballista, not", o->dictionary);
 	if (o->pins && o->listed)
 		usage_error("--pins and --listed exclude each other", NULL);
-	if (o->memory_mb < 64)
-		usage_error("--memory-mb wants at least 64", NULL);
+	if (tb_world_sanitizer()[0] && !tb_world_sanitizer_loaded())
+		usage_error("no such sanitizer, or its runtime could not be loaded",
+			    tb_world_sanitizer());
+	if (tb_world_shadow() && o->memory_mb)
+		usage_error("--memory-mb wants 0 (no address-space limit) under a sanitizer,"
+			    " whose shadow memory is terabytes of address space", NULL);
+	if (!tb_world_shadow() && o->memory_mb < 64)
+		usage_error("--memory-mb wants at least 64 (0, no limit, only under a sanitizer"
+			    " with shadow memory)", NULL);
 }

@@ -33,7 +33,8 @@ static int cpu_limit(rlim_t seconds)
 int tb_sandbox_inherited(const struct tb_sandbox *sb)
 {
 	tb_world_server();
-	if (limit(RLIMIT_CORE, 0) || limit(RLIMIT_AS, sb->address_space) ||
+	/* address_space 0: none, under a sanitizer (world.c) */
+	if (limit(RLIMIT_CORE, 0) || (sb->address_space && limit(RLIMIT_AS, sb->address_space)) ||
 	    limit(RLIMIT_FSIZE, sb->file_size))
 		return -1;
 	/* The file-size limit is the harness's, not the program's: a write

@@ -21,7 +21,7 @@ struct tb_sandbox {
 	int drop_privileges;    /* running as root: become uid/gid below */
 	uid_t uid;
 	gid_t gid;
-	rlim_t address_space;   /* bytes */
+	rlim_t address_space;   /* bytes; 0: no limit (a sanitizer's run) */
 	rlim_t file_size;       /* bytes */
 	rlim_t cpu_seconds;     /* CPU time a call may use: its watchdog when it computes */
 	rlim_t processes;       /* only applied when privileges are dropped or

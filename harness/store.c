@@ -189,8 +189,8 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int 
 			       "INSERT INTO runs (target, target_version, host, harness_version,"
 			       " seed, cap, timeout_ms, jobs, functions, extends, dictionary,"
 			       " dictionary_digest, spec_digest, shard, shards, spec, sandbox, libc, kernel,"
-			       " pins, started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,NULLIF(?,''),"
-			       "?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			       " pins, sanitizer, started) VALUES (?,?,?,?,?,?,?,?,?,NULLIF(?,''),?,?,?,?,?,"
+			       "NULLIF(?,''),?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "begin run");
 	tb_sqlite.bind_text(s, 1, info->target, -1, SQLITE_STATIC);
@@ -213,6 +213,7 @@ int tb_store_begin_run(struct tb_store *st, const struct tb_run_info *info, int 
 	tb_sqlite.bind_text(s, 18, info->libc, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 19, info->kernel, -1, SQLITE_STATIC);
 	tb_sqlite.bind_text(s, 20, info->pins, -1, SQLITE_STATIC);
+	tb_sqlite.bind_text(s, 21, info->sanitizer, -1, SQLITE_STATIC);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_DONE)
@@ -237,7 +238,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 	if (tb_sqlite.prepare_v2(st->db,
 			       "SELECT id, seed, cap, timeout_ms, jobs, functions, shard, shards,"
 			       " dictionary, pins,"
-			       " EXISTS (SELECT 1 FROM listed_cases WHERE run_id = runs.id) FROM runs"
+			       " EXISTS (SELECT 1 FROM listed_cases WHERE run_id = runs.id), sanitizer FROM runs"
 			       " WHERE target = ? AND finished IS NULL ORDER BY id DESC LIMIT 1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return failed(st, "find run");
@@ -255,6 +256,7 @@ int tb_store_find_unfinished(struct tb_store *st, const char *target,
 		copy_column(s, 8, info->dictionary, sizeof(info->dictionary));
 		copy_column(s, 9, info->pins, sizeof(info->pins));
 		info->listed = tb_sqlite.column_int(s, 10);
+		copy_column(s, 11, info->sanitizer, sizeof(info->sanitizer));
 	}
 	tb_sqlite.finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

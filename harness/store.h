@@ -31,6 +31,7 @@ struct tb_run_info {
 	char spec_digest[80];
 	int shard, shards;     /* shard K of N; 1 of 1 is the whole campaign */
 	char sandbox[16];      /* tb_isolation_name() of the servers' sandbox */
+	char sanitizer[16];    /* the runtime test processes ran under: "address", "" none */
 	char libc[64];         /* the C library the executor runs on: "glibc 2.36" */
 	char kernel[256];      /* "Linux 6.1.0-18-amd64 x86_64" */
 	char pins[8192];       /* the runs.pins column (pins.h), "" if none */

@@ -35,10 +35,62 @@
  * scratch directory goes, and TREBUCHET_SHARE only to name the directory
  * the sandbox shares with test processes (isolation.h).
  *
+ * Under AddressSanitizer (`trebuchet run --sanitizer address`: the caller
+ * sets TREBUCHET_EXEC_SANITIZER=address, TREBUCHET_EXEC_SANITIZER_RUNTIME
+ * to libasan's path and TREBUCHET_EXEC_SANITIZER_ALLOC_MB to the run's
+ * --memory-mb), the world also holds, for the executor and every test
+ * process (and what they execute):
+ *   LD_PRELOAD=<libasan>               the plugin is built with ASan but the
+ *                                      executor is not: the runtime must be
+ *                                      loaded first, before the plugin
+ *   ASAN_OPTIONS (fixed, nothing of the caller's), one option each because:
+ *     detect_leaks=0                   a test process exits at once after
+ *                                      its call; what it did not free is no
+ *                                      finding (and LeakSanitizer needs
+ *                                      ptrace, refused in the sandbox)
+ *     abort_on_error=1                 a report ends in SIGABRT: the case is
+ *                                      an ABORT with the report in its stderr
+ *     halt_on_error=1                  the first report ends the case
+ *     handle_segv=0, handle_sigbus=0,  the harness's own crash handler
+ *     handle_sigfpe=0,                 (crashsite.c) records where a crash
+ *     allow_user_segv_handler=1        happened, as in a plain run
+ *     handle_abort=0                   the same for SIGABRT
+ *     detect_stack_use_after_return=0  its fake stacks are allocated at
+ *                                      random points and would move what a
+ *                                      case's stack values see
+ *     verify_asan_link_order=0         the runtime comes by LD_PRELOAD, not
+ *                                      as the executor's first library
+ *     allocator_may_return_null=1,     the address-space limit cannot coexist
+ *     max_allocation_size_mb=N         with ASan's terabytes of shadow memory
+ *                                      (sandbox.c sets none): one allocation
+ *                                      above --memory-mb fails as it would
+ *                                      under the limit, returning NULL
+ *     symbolize=1                      the report names FILE:LINE and the
+ *                                      function (reports/findings.py)
+ *     print_legend=0                   the shadow bytes' legend, the same in
+ *                                      every report, would fill the stored
+ *                                      stderr tail (sanitizer.c)
+ *
+ * Under UndefinedBehaviorSanitizer (`--sanitizer undefined`) the same way,
+ * LD_PRELOAD=<libubsan> and UBSAN_OPTIONS (fixed):
+ *     halt_on_error=1, abort_on_error=1  the first report ends the case in
+ *                                      SIGABRT (the plugin is also built
+ *                                      with -fno-sanitize-recover=all)
+ *     print_stacktrace=0               the report is its one line, "FILE:
+ *                                      LINE:COL: runtime error: WHAT", which
+ *                                      the stored stderr tail keeps (the
+ *                                      crash handler records the stack)
+ *     handle_segv=0, handle_sigbus=0,  as for ASan: the harness's crash
+ *     handle_sigfpe=0, handle_abort=0, handler records crash sites
+ *     allow_user_segv_handler=1
+ *     symbolize=1                      the report names its source line
+ * UBSan keeps no shadow memory: the address-space limit stays.
+ *
  * What is inherited across fork rather than exec (signal dispositions, the
  * umask, the descriptor limit) is normalised once in each fork server by
  * tb_world_server().
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
@@ -59,6 +111,18 @@
 #define PAD_ENV "TREBUCHET_EXEC_PAD"
 #define SCRATCH_ENV "TREBUCHET_EXEC_SCRATCH_PARENT"
 #define SHARE_ENV "TREBUCHET_EXEC_SHARE"
+#define SANITIZER_ENV "TREBUCHET_EXEC_SANITIZER"
+#define RUNTIME_ENV "TREBUCHET_EXEC_SANITIZER_RUNTIME"
+#define ALLOC_MB_ENV "TREBUCHET_EXEC_SANITIZER_ALLOC_MB"
+#define UBSAN_OPTIONS_TEXT \
+	"halt_on_error=1:abort_on_error=1:print_stacktrace=0:handle_segv=0:" \
+	"handle_sigbus=0:handle_sigfpe=0:handle_abort=0:allow_user_segv_handler=1:symbolize=1"
+#define UBSAN_OPTIONS_FIXED "UBSAN_OPTIONS=" UBSAN_OPTIONS_TEXT
+#define ASAN_OPTIONS_FIXED \
+	"detect_leaks=0:abort_on_error=1:halt_on_error=1:handle_segv=0:handle_sigbus=0:" \
+	"handle_sigfpe=0:allow_user_segv_handler=1:handle_abort=0:" \
+	"detect_stack_use_after_return=0:verify_asan_link_order=0:" \
+	"allocator_may_return_null=1:symbolize=1:print_legend=0:max_allocation_size_mb="
 #define STACK_LIMIT ((rlim_t)8 << 20)
 /* argv + environment after padding: this many strings, this many bytes
  * (the executor's path included).  Larger command lines run unpadded. */
@@ -80,7 +144,8 @@ static char *const fixed_env[] = {
  * heap that test processes inherit. */
 static char scratch_parent[PATH_ENTRY], share[PATH_ENTRY];
 static char libpath_entry[8192], tmpdir_entry[PATH_ENTRY], home_entry[PATH_ENTRY];
-static char *world_env[NFIXED + 4];
+static char preload_entry[PATH_ENTRY], options_entry[512], sanitizer[16];
+static char *world_env[NFIXED + 6];
 
 /* "AS=value" of the caller's variable NAME in buf; NULL when unset or too long. */
 static char *carried(const char *name, const char *as, char *buf, size_t len)
@@ -129,6 +194,34 @@ static void pad_env(char **argv, const char *self, char **env, size_t n)
 	env[n] = NULL;
 }
 
+/* The sanitizer's entries (header comment) into env, when the caller asks
+ * for one; how many.  An unknown sanitizer, or one without its runtime,
+ * is refused by the settled executor (tb_world_sanitizer). */
+static size_t sanitizer_env(char **env)
+{
+	static char name[sizeof(SANITIZER_ENV) + sizeof(sanitizer)];
+	const char *asked = getenv(SANITIZER_ENV), *runtime = getenv(RUNTIME_ENV);
+	const char *mb = getenv(ALLOC_MB_ENV);
+
+	if (!asked || !*asked)
+		return 0;
+	snprintf(name, sizeof(name), "%s=%s", SANITIZER_ENV, asked);
+	env[0] = name;
+	if (!runtime || !*runtime)
+		return 1;
+	if (!strcmp(asked, "address"))
+		snprintf(options_entry, sizeof(options_entry), "ASAN_OPTIONS=" ASAN_OPTIONS_FIXED
+			 "%ld", mb && atol(mb) > 0 ? atol(mb) : 1024L);
+	else if (!strcmp(asked, "undefined"))
+		snprintf(options_entry, sizeof(options_entry), "%s", UBSAN_OPTIONS_FIXED);
+	else
+		return 1;
+	snprintf(preload_entry, sizeof(preload_entry), "LD_PRELOAD=%s", runtime);
+	env[1] = preload_entry;
+	env[2] = options_entry;
+	return 3;
+}
+
 /* The environment handed to the re-executed executor. */
 static void build_env(char **argv, const char *self, char **env)
 {
@@ -145,6 +238,7 @@ static void build_env(char **argv, const char *self, char **env)
 		n++;
 	if ((env[n] = carried("LD_LIBRARY_PATH", "LD_LIBRARY_PATH", libpath, sizeof(libpath))))
 		n++;
+	n += sanitizer_env(env + n);
 	env[n] = NULL;
 	pad_env(argv, self, env, n);
 }
@@ -180,6 +274,13 @@ static void take_world(void)
 		world_env[n++] = fixed_env[i];
 	if (carried("LD_LIBRARY_PATH", "LD_LIBRARY_PATH", libpath_entry, sizeof(libpath_entry)))
 		world_env[n++] = libpath_entry;
+	snprintf(sanitizer, sizeof(sanitizer), "%s",
+		 getenv(SANITIZER_ENV) ? getenv(SANITIZER_ENV) : "");
+	if (carried("LD_PRELOAD", "LD_PRELOAD", preload_entry, sizeof(preload_entry)))
+		world_env[n++] = preload_entry;
+	if (carried("ASAN_OPTIONS", "ASAN_OPTIONS", options_entry, sizeof(options_entry)) ||
+	    carried("UBSAN_OPTIONS", "UBSAN_OPTIONS", options_entry, sizeof(options_entry)))
+		world_env[n++] = options_entry;
 	world_env[n] = NULL;
 	environ = world_env;
 }
@@ -218,11 +319,44 @@ void tb_world_settle(char **argv)
 		build_env(argv, self, env);
 		execve(self, argv, env);
 	}
-	/* could not re-execute: carry on unsettled, in the caller's environment */
+	/* could not re-execute: carry on unsettled, in the caller's environment
+	 * (without a sanitizer's runtime: tb_world_sanitizer_loaded says so) */
+	snprintf(sanitizer, sizeof(sanitizer), "%s",
+		 getenv(SANITIZER_ENV) ? getenv(SANITIZER_ENV) : "");
 	snprintf(scratch_parent, sizeof(scratch_parent), "%s",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	snprintf(share, sizeof(share), "%s",
 		 getenv("TREBUCHET_SHARE") ? getenv("TREBUCHET_SHARE") : "");
+}
+
+const char *tb_world_sanitizer(void)
+{
+	return sanitizer;
+}
+
+int tb_world_sanitizer_loaded(void)
+{
+	/* a symbol of the runtime, there only when it was preloaded */
+	const char *entry = !strcmp(sanitizer, "address") ? "__asan_init" :
+			    !strcmp(sanitizer, "undefined") ? "__ubsan_handle_add_overflow" : NULL;
+
+	return entry && getenv("LD_PRELOAD") && dlsym(RTLD_DEFAULT, entry);
+}
+
+/* UBSan's runtime, loaded into a plain executor, starts at the first report,
+ * in a test process, and reads UBSAN_OPTIONS from /proc/self/environ, which
+ * a test process turned nobody cannot read: its options would be the
+ * defaults (exit 1, no abort).  The options it takes by default come from
+ * here instead (the executor exports its symbols: -rdynamic). */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return UBSAN_OPTIONS_TEXT;
+}
+
+int tb_world_shadow(void)
+{
+	return !strcmp(sanitizer, "address");
 }
 
 const char *tb_world_scratch_parent(void)

@@ -13,6 +13,17 @@
  * done it returns and the run goes on in the caller's world. */
 void tb_world_settle(char **argv);
 
+/* The sanitizer the executor runs under ("address", "undefined"), "" for none. */
+const char *tb_world_sanitizer(void);
+
+/* 1 when that sanitizer is known and its runtime is loaded (an executor
+ * that could not re-execute runs without it). */
+int tb_world_sanitizer_loaded(void);
+
+/* 1 under a sanitizer with shadow memory (ASan), which no address-space
+ * limit can hold. */
+int tb_world_shadow(void);
+
 /* Where the run's scratch directory goes by default: the caller's TMPDIR,
  * else /tmp. */
 const char *tb_world_scratch_parent(void);

@@ -5,15 +5,18 @@ The signature rule, in one place (as syzkaller's pkg/report and
 ClusterFuzz's crash state have theirs):
 
   - The kind: the signal (SIGSEGV, SIGBUS, SIGFPE, ...), or what the death
-    says of itself: "stack-overflow" (SIGSEGV with the stack nearly used up
-    and the fault next to the stack pointer), "assertion" with its text,
+    says of itself: a sanitizer's report (`run --sanitizer`) its kind
+    (heap-buffer-overflow, signed-integer-overflow, ...: sanitizer_report.py)
+    at the report's own source line, "stack-overflow" (SIGSEGV with the
+    stack nearly used up and the fault next to the stack pointer),
+    "assertion" with its text,
     "abort" with a C library's message (free(): invalid pointer), "hang"
     (RESTART), "exit N".  Numbers and addresses in a text are masked, so
     that the same assertion on another descriptor is the same defect.
   - The frames (for a hang, the outermost frame inside the library: the
     entry the call loops in, not wherever the watchdog found it): the
-    crash machinery (raise, abort, __assert_fail, the
-    C library's error reporting) is dropped; of the rest, the frames inside
+    crash machinery (raise, abort, __assert_fail, the C library's error
+    reporting, a sanitizer's runtime) is dropped; of the rest, the frames inside
     the library under test (the spec's libraries; glibc when it lists none)
     count, else those outside the harness (an in-line macro crashes in its
     call shim).  The signature takes the innermost of them that is not a
@@ -66,7 +69,7 @@ from dataclasses import dataclass, field
 
 from trebuchet.runner.names import errno_name, last_line, signal_name, stderr_text
 
-from . import symbolize
+from . import sanitizer_report, symbolize
 from . import metrics  # its FAILING; metrics reads this package's findings
 
 # Bytes of stack a test process may use (harness/world.c's soft limit), and
@@ -151,6 +154,9 @@ def kind_of(case):
     if case.signal is None or case.signal < 0:
         return f"exit {case.exit_status}", ""
     if case.signal == signals.SIGABRT:
+        report = sanitizer_report.parse(case.stderr)
+        if report:
+            return report.kind, ""
         assertion = _ASSERTION.search(case.stderr or "")
         if assertion:
             return "assertion", _MASK.sub("N", assertion.group(1))
@@ -174,7 +180,8 @@ def naming_frames(frames, library_modules, outermost=False):
     or, for a hang, the outermost: where the watchdog found a looping call
     is chance, which entry of the library it loops in is not."""
     frames = [f for f in frames
-              if not (f.function and symbolize.canonical(f.function) in MACHINERY)]
+              if not (f.function and symbolize.canonical(f.function) in MACHINERY)
+              and not sanitizer_report.is_runtime(f.module_name)]
     inside = [f for f in frames if f.module_name in library_modules]
     if not inside:
         inside = [f for f in frames if f.module_name not in HARNESS_MODULES]
@@ -230,16 +237,32 @@ def crash_finding(case, library_modules):
         line = line_key(chosen[-1]) if chosen and kind not in PLACELESS else None
         if line:
             keys[-1] += f": {line}"
-    signature = "|".join([kind + (f": {words}" if words else "")] + keys)
     where = _frame_key(chosen[-1]) if chosen else case.function
-    if chosen and chosen[-1].place and kind not in PLACELESS:
-        where += f" at {Path(chosen[-1].file).name}:{chosen[-1].line}"
+    place = chosen[-1].place if chosen and kind not in PLACELESS else None
+    reported = sanitizer_report.parse(case.stderr) if case.signal == signals.SIGABRT else None
+    if reported and reported.place and not sanitizer_report.in_runtime(reported.file):
+        # the sanitizer's own word on where: the access itself, where the
+        # crash site has only the return address of its report's call
+        # (UBSan names no function: the crash site's frame does)
+        function = reported.function or (chosen[-1].function if chosen else None)
+        named = symbolize.Frame("", 0, function, reported.file, reported.line)
+        keys = [_frame_key(named) if function else f"in {case.function}"]
+        where, place = keys[0], reported.place
+        if line_key(named):
+            keys[0] += f": {line_key(named)}"
+    elif reported and (stands_for := sanitizer_report.intercepted(case.frames)):
+        # noticed by an interceptor, which stands for the library's own
+        # function; the frames around it are the sanitizer's and the caller's
+        keys, where, place, chosen = [stands_for], stands_for, None, []
+    signature = "|".join([kind + (f": {words}" if words else "")] + keys)
+    if place:
+        where += f" at {Path(place.rsplit(':', 1)[0]).name}:{place.rsplit(':', 1)[1]}"
     what = {"assertion": f"assertion '{words}' failed", "abort": f"abort: {words}" if words
             else "abort", "stack-overflow": "stack overflow", "hang": "hang"}.get(kind, kind)
     title = f"{what} in {where}" if keys[0] != "wild jump" else \
         f"{what} jumping to a wild address in {case.function}"
     return Finding(signature, kind, title, chosen,
-                   location=chosen[-1].place if chosen else None)
+                   location=place or (chosen[-1].place if chosen else None))
 
 
 # ---- triggers and representatives

@@ -156,4 +156,5 @@ def acceptable_rate(conn, run):
 def repro_command(info, function, case):
     """The command that runs one case of a run again (metrics.RunInfo)."""
     return (f"trebuchet repro --target {info.target_arg} --function {function} --case {case}"
-            + ("" if info.dictionary == "ours" else f" --dictionary {info.dictionary}"))
+            + ("" if info.dictionary == "ours" else f" --dictionary {info.dictionary}")
+            + (f" --sanitizer {info.sanitizer}" if info.sanitizer else ""))

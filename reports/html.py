@@ -93,6 +93,11 @@ class RunRow:
     db: str
 
 
+def sanitized(runs):
+    """Whether any run ran under a sanitizer: the runs table shows the column then."""
+    return any(r.info.sanitizer for r in runs)
+
+
 @lru_cache(maxsize=None)
 def _env():
     env = jinja2.Environment(loader=jinja2.PackageLoader("trebuchet.reports", "templates"),
@@ -101,7 +106,7 @@ def _env():
     env.globals.update(pct=pct, estimate=estimate, measure=measure, shade=shade,
                        signame=signal_name, page_of=page_of, secs=secs, points=points,
                        last_line=last_line, interval=interval, sampled=sampled, ratio=ratio, pct_change=pct_change,
-                       mib=mib,
+                       mib=mib, sanitized=sanitized,
                        libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
     return env
 

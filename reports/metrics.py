@@ -155,6 +155,7 @@ class RunInfo:
     kernel: str       # "Linux 6.1.0-18-amd64 x86_64"
     spec: Optional[str] = None  # the spec's path as the run was given it, or None
     pins: str = ""    # `run --pin`: the runs.pins text (harness/pins.h), "" if none
+    sanitizer: str = ""  # `run --sanitizer`: the runtime its test processes ran under, "" none
     listed: int = 0   # `run --values-file`: how many cases it listed (not a runs column)
 
     @property

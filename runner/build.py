@@ -26,25 +26,26 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import codegen, ctype_probe, paths, plugin_check
+from . import codegen, ctype_probe, paths, plugin_check, sanitizers
 from . import spec as spec_module
 from .errors import TrebuchetError
 
 
-def build_plugin(spec, quiet=False):
+def build_plugin(spec, quiet=False, sanitizer=None):
     """Returns the plugin's path, compiling and checking it first if it is
-    stale."""
+    stale; with sanitizer ("address"), the plugin built for it
+    (sanitizers.py)."""
     signatures = ctype_probe.resolve_signatures(spec, _probe(spec))
     plugin_check.check_signatures(signatures)
     shims = codegen.generate(signatures)
-    plugin = compile_plugin(shims, quiet)
+    plugin = compile_plugin(shims, quiet, sanitizer)
     if plugin.fresh:
         return plugin.path
     datatypes = plugin_check.check_datatypes(plugin)
     slot_types = ctype_probe.resolve_slots(signatures, datatypes)
     conversions = plugin_check.check_slot_types(slot_types)
     # checked: the conversions for `trebuchet run` to say, then the digest
-    conversions_path(spec).write_text("".join(n + "\n" for n in conversions))
+    conversions_path(spec, sanitizer).write_text("".join(n + "\n" for n in conversions))
     plugin.stamp.write_text(plugin.digest)
     return plugin.path
 
@@ -77,19 +78,22 @@ def _writable(folder):
     return folder
 
 
-def plugin_path(spec):
+def plugin_path(spec, sanitizer=None):
     """BUILD/targets/NAME/NAME.so for a spec of trebuchet's own targets/;
     a spec anywhere else gets a folder named after its path too, so two
-    specs with one `target:` name never rebuild each other's plugin."""
+    specs with one `target:` name never rebuild each other's plugin.  Built
+    for a sanitizer, NAME.asan.so beside it, so that plain and sanitized
+    plugins never rebuild each other either."""
     if spec.path == (paths.TARGETS / spec.target / f"{spec.target}.yaml").resolve():
         folder = spec.target
     else:
         folder = f"{spec.target}-{hashlib.sha256(str(spec.path).encode()).hexdigest()[:8]}"
-    return paths.BUILD / "targets" / folder / f"{spec.target}.so"
+    suffix = f".{sanitizers.SUFFIX[sanitizer]}" if sanitizer else ""
+    return paths.BUILD / "targets" / folder / f"{spec.target}{suffix}.so"
 
 
-def conversions_path(spec):
-    return plugin_path(spec).with_suffix(".conversions")
+def conversions_path(spec, sanitizer=None):
+    return plugin_path(spec, sanitizer).with_suffix(".conversions")
 
 
 @dataclass(frozen=True)
@@ -121,13 +125,16 @@ CFLAGS = ["-O2", "-g", "-fPIC", "-shared", "-Wl,-z,noseparate-code", "-fno-built
           *WARNINGS_THAT_MATTER]
 
 
-def compile_plugin(shims, quiet):
+def compile_plugin(shims, quiet, sanitizer=None):
     """Compiles the shims with the target's sources, unless the digest
-    kept beside the plugin says nothing changed."""
+    kept beside the plugin says nothing changed.  The libraries the spec
+    names are linked as they are: a sanitizer's build of theirs is the
+    user's to make and name."""
     spec = shims.spec
-    out = plugin_path(spec)
+    out = plugin_path(spec, sanitizer)
     generated = out.with_suffix(".c")
-    command = (["cc"] + CFLAGS + [f"-I{d}" for d in paths.INCLUDE_DIRS]
+    command = (["cc"] + CFLAGS + sanitizers.cflags(sanitizer)
+               + [f"-I{d}" for d in paths.INCLUDE_DIRS]
                + [f"-I{d}" for d in spec.include_dirs] + spec_module.compile_flags(spec)
                + [str(generated)]
                + [str(spec.source_path(s)) for s in spec.sources]

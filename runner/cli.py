@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import paths, pins as targeted, triage
+from . import paths, pins as targeted, sanitizers, triage
 from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
@@ -29,9 +29,9 @@ def cmd_run(args):
             raise TrebuchetError(f"target {spec.target} has no function '{name}' "
                                  f"(`trebuchet list functions --target {args.target}` lists them)",
                                  spec.path, spec.functions_line)
-    plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty())
+    plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty(), sanitizer=args.sanitizer)
     if not args.quiet:
-        for note in build.conversions_path(spec).read_text().splitlines():
+        for note in build.conversions_path(spec, args.sanitizer).read_text().splitlines():
             print(f"trebuchet: converted: {note}")
     if args.resume and args.dictionary is None:
         args.dictionary = _unfinished_dictionary(args.db, spec.target)
@@ -123,7 +123,7 @@ def cmd_repro(args):
         values = args.values.replace(",", " ").split()
         index = repro.case_index(spec, function, values,
                                  repro.listed_function(spec, function, args.dictionary))
-    result = repro.run_case(spec, function, index, args.timeout, args.dictionary)
+    result = repro.run_case(spec, function, index, args.timeout, args.dictionary, args.sanitizer)
     print(json.dumps(repro.as_record(result)) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
@@ -504,7 +504,12 @@ def _parser():
     run.add_argument("--dictionary", choices=DICTIONARIES,
                      help="the values to draw from: ours (default, stricter) or ballista"
                      " (Ballista's templates, to compare with published Ballista figures)")
-    run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process (default 1024)")
+    run.add_argument("--memory-mb", type=_bounded(int, 64), help="address-space limit of a test process"
+                     " (default 1024); under --sanitizer address, the largest allocation instead")
+    run.add_argument("--sanitizer", choices=sanitizers.NAMES,
+                     help="build the plugin and the spec's sources with this sanitizer and run"
+                     " under its runtime: a report is an ABORT, a finding at its source line"
+                     " (the libraries the spec names are linked as built)")
     run.add_argument("--no-sandbox", action="store_true",
                      help="no namespaces around test processes (to compare; the run records it)")
     run.add_argument("--no-crash-sites", action="store_true",
@@ -525,6 +530,8 @@ def _parser():
     rp.add_argument("--timeout", type=_bounded(float, 0, 3600, low_open=True))
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
     rp.add_argument("--dictionary", choices=DICTIONARIES, help="the run's dictionary (default ours)")
+    rp.add_argument("--sanitizer", choices=sanitizers.NAMES,
+                    help="the run's sanitizer: the case runs under it (`run --sanitizer`)")
     rp.add_argument("--emit-c", metavar="DIR",
                     help="also write the case into DIR (new or empty) as a C program that builds"
                     " with the target's library alone: `make -C DIR` builds it (LIBDIRS=... where"

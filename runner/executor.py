@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from . import paths
+from . import paths, sanitizers
 from .errors import TrebuchetError
 from .exitcodes import Exit
 from .names import signal_name, stderr_text
@@ -27,9 +27,15 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     outcomes are the same without).
     pins: the runs.pins text of `run --pin` (runner/pins.py); listed: a
     file of "FUNCTION INDEX" lines, the only cases to run (--values-file).
+    A plugin built for a sanitizer runs under its runtime; under ASan with
+    no address-space limit: memory_mb becomes the largest allocation
+    (sanitizers.executor_env).
     The executor dies with this process (it asks for SIGTERM when its
     parent dies); if it is killed, that is a harness failure."""
     argv = [_exec_path(), "--plugin", str(plugin), "--db", str(db)]
+    env = sanitizers.executor_env(plugin, memory_mb)
+    if sanitizers.of_plugin(plugin) in sanitizers.SHADOW:
+        memory_mb = None
     options = {"--functions": ",".join(functions) if functions else None, "--cap": cap,
                "--seed": seed, "--timeout": timeout, "--jobs": jobs, "--scratch": scratch,
                "--memory-mb": memory_mb, "--shard": shard, "--spec": spec,
@@ -46,7 +52,7 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
     if progress is not None:
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()
-    proc = subprocess.Popen(argv)
+    proc = subprocess.Popen(argv, env=env)
     while True:
         try:
             rc = proc.wait()
@@ -67,7 +73,9 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
 def _output(args, path=None):
     """What trebuchet-exec run with args prints; its one-line error becomes a
     TrebuchetError naming path."""
-    out = subprocess.run([_exec_path(), *map(str, args)], capture_output=True, text=True)
+    plugin = args[args.index("--plugin") + 1] if "--plugin" in args else None
+    out = subprocess.run([_exec_path(), *map(str, args)], capture_output=True, text=True,
+                         env=plugin and sanitizers.executor_env(plugin))
     if out.returncode:
         raise TrebuchetError(out.stderr.strip().removeprefix("trebuchet-exec: "), path)
     return out.stdout

@@ -1,6 +1,7 @@
 """Signal and errno numbers as people read them (SIGSEGV, EBADF), in the
 CLI's lines and the reports alike; a number with no name stays a number."""
 import errno
+import re
 import signal
 
 
@@ -46,7 +47,13 @@ def setup_why(setup_errno=None, setup_reason=None, signal=None):
     return said or "its setup gave no reason"
 
 
+# A sanitizer's "==PID==ABORTING", after its SUMMARY line: nobody's last words.
+_CLOSING = re.compile(r"^==\d+==ABORTING$")
+
+
 def last_line(text):
-    """The last line of a text that is not blank, stripped; '' for none."""
-    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    """The last line of a text that is not blank, stripped, and not a
+    sanitizer's closing line; '' for none."""
+    lines = [line.strip() for line in (text or "").splitlines()
+             if line.strip() and not _CLOSING.match(line.strip())]
     return lines[-1] if lines else ""

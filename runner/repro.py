@@ -37,9 +37,10 @@ def case_index(spec, function, values, listed, where=None):
     return index
 
 
-def run_case(spec, function, index, timeout=None, dictionary=None):
-    """Runs one case; returns its result as a dict."""
-    plugin = build.build_plugin(spec, quiet=True)
+def run_case(spec, function, index, timeout=None, dictionary=None, sanitizer=None):
+    """Runs one case (under sanitizer's runtime, with the plugin built for
+    it, when given); returns its result as a dict."""
+    plugin = build.build_plugin(spec, quiet=True, sanitizer=sanitizer)
     args = ["--plugin", plugin, "--functions", function.name, "--case", index]
     args += executor._dictionary(dictionary)
     if timeout is not None:

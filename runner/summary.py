@@ -27,7 +27,9 @@ def line(db, target, seconds=None):
     text = (f"{target}: {s.cases} cases in {functions}, PASS {s.total('passed')}, "
             f"ABORT {s.total('aborts')}, RESTART {s.total('restarts')}, "
             f"SETUP {s.total('setups')}; normalized ABORT rate {s.abort_rate:.2f}%; "
-            f"{_findings(conn, run)}; {took}sandbox {s.info.sandbox}; run {run} in {db}")
+            f"{_findings(conn, run)}; {took}sandbox {s.info.sandbox}; "
+            + (f"sanitizer {s.info.sanitizer}; " if s.info.sanitizer else "")
+            + f"run {run} in {db}")
     if s.info.targeted():
         text += f"; targeted: {s.info.targeted()}"
     if s.info.partial:

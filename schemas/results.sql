@@ -43,7 +43,10 @@ CREATE TABLE IF NOT EXISTS runs (
     -- `run --pin`: the values some parameters were held to, space-separated
     -- FUNCTION.PARAM#POSITION=DATATYPE:VALUE,... (harness/pins.h); the run
     -- drew from their product with the other parameters' values.  '': none
-    pins            TEXT    NOT NULL DEFAULT ''
+    pins            TEXT    NOT NULL DEFAULT '',
+    -- `run --sanitizer`: the runtime the plugin was built for and test
+    -- processes ran under ("address"; harness/world.c); '': none
+    sanitizer       TEXT    NOT NULL DEFAULT ''
 );
 
 -- `run --values-file`: the cases such a run holds, and only those (with

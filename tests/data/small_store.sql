@@ -1,9 +1,9 @@
 -- A small fixed store for the report's page tests: stdio (fclose, fwrite, fseek),
 -- sfio and robust_sfio (sfclose, sfwrite, sfseek, sfputr), --cap 30, seed 1.
 -- Load it over schemas/results.sql; tests/test_report_pages.py says how it was made.
-INSERT INTO runs VALUES(1,'stdio',NULL,'glibc 2.36','vm (Linux 6.18.44-fc-v769 x86_64)','0.1.0',1,30,2000,4,'fclose,fwrite,fseek','2026-11-23T11:29:42Z','2026-11-23T11:29:42Z','ours','5ce2d577b4fc5a46','sha256:5017ee963e2c3663',1,1,NULL,'full','glibc 2.36','Linux 6.18.44-fc-v769 x86_64','');
-INSERT INTO runs VALUES(2,'sfio',NULL,'sfio 20010201 (libgvpr.so.2)','vm (Linux 6.18.44-fc-v769 x86_64)','0.1.0',1,30,2000,4,'sfclose,sfwrite,sfseek,sfputr','2026-11-23T11:29:43Z','2026-11-23T11:29:43Z','ours','bf428a15a0f178e9','sha256:bdefa01d4df5a065',1,1,NULL,'full','glibc 2.36','Linux 6.18.44-fc-v769 x86_64','');
-INSERT INTO runs VALUES(3,'robust_sfio','sfio','robust_sfio 20010201 (libgvpr.so.2) + librobust_sfio','vm (Linux 6.18.44-fc-v769 x86_64)','0.1.0',1,30,2000,4,'sfclose,sfwrite,sfseek,sfputr','2026-11-23T11:29:44Z','2026-11-23T11:29:44Z','ours','bf428a15a0f178e9','sha256:bdefa01d4df5a065',1,1,NULL,'full','glibc 2.36','Linux 6.18.44-fc-v769 x86_64','');
+INSERT INTO runs VALUES(1,'stdio',NULL,'glibc 2.36','vm (Linux 6.18.44-fc-v769 x86_64)','0.1.0',1,30,2000,4,'fclose,fwrite,fseek','2026-11-23T11:29:42Z','2026-11-23T11:29:42Z','ours','5ce2d577b4fc5a46','sha256:5017ee963e2c3663',1,1,NULL,'full','glibc 2.36','Linux 6.18.44-fc-v769 x86_64','','');
+INSERT INTO runs VALUES(2,'sfio',NULL,'sfio 20010201 (libgvpr.so.2)','vm (Linux 6.18.44-fc-v769 x86_64)','0.1.0',1,30,2000,4,'sfclose,sfwrite,sfseek,sfputr','2026-11-23T11:29:43Z','2026-11-23T11:29:43Z','ours','bf428a15a0f178e9','sha256:bdefa01d4df5a065',1,1,NULL,'full','glibc 2.36','Linux 6.18.44-fc-v769 x86_64','','');
+INSERT INTO runs VALUES(3,'robust_sfio','sfio','robust_sfio 20010201 (libgvpr.so.2) + librobust_sfio','vm (Linux 6.18.44-fc-v769 x86_64)','0.1.0',1,30,2000,4,'sfclose,sfwrite,sfseek,sfputr','2026-11-23T11:29:44Z','2026-11-23T11:29:44Z','ours','bf428a15a0f178e9','sha256:bdefa01d4df5a065',1,1,NULL,'full','glibc 2.36','Linux 6.18.44-fc-v769 x86_64','','');
 INSERT INTO functions VALUES(1,'fclose','int fclose(FILE *stream)','FILE',21,21,21,0);
 INSERT INTO functions VALUES(1,'fwrite','size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *stream)','buffer size size FILE',22113,30,30,0);
 INSERT INTO functions VALUES(1,'fseek','int fseek(FILE *stream, long offset, int whence)','FILE offset whence',756,30,30,0);
