@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
