@@ -19,6 +19,14 @@ def _judge(conn, run, target, name):
     return f
 
 
+def judged_functions(conn, run, target):
+    """[ScaleFunction] of the run's functions memcheck judged some case of,
+    by name: the report's and `trebuchet memcheck`'s one count."""
+    names = [n for (n,) in conn.execute("SELECT DISTINCT function FROM memcheck"
+                                        " WHERE run_id = ? ORDER BY function", (run,))]
+    return [f for f in (_judge(conn, run, target, n) for n in names) if f.judged]
+
+
 def corrupt_targets(sources, newest_by_dictionary):
     """[ScaleTarget], one per (dictionary, target) whose newest run was
     checked under memcheck."""
@@ -26,9 +34,7 @@ def corrupt_targets(sources, newest_by_dictionary):
     chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
-        names = [n for (n,) in conn.execute("SELECT DISTINCT function FROM memcheck"
-                                            " WHERE run_id = ? ORDER BY function", (run,))]
-        functions = [f for f in (_judge(conn, run, target, n) for n in names) if f.judged]
+        functions = judged_functions(conn, run, target)
         if functions:
             out.append(crash_scale.ScaleTarget(
                 "corrupt", target, dictionary, run, functions,

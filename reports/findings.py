@@ -146,17 +146,17 @@ _ASSERTION = re.compile(r"Assertion [`'](.*)' failed")
 _LIBC_MESSAGE = re.compile(r"^(?:\*\*\* )?(.+?)(?: \*\*\*)?(?:: terminated)?$")
 
 
-def kind_of(case):
+def kind_of(case, reported=None):
     """(kind, words): the kind of death and, for an assertion or an abort
-    message, its masked text."""
+    message, its masked text; reported: the sanitizer's report in its
+    stderr (sanitizer_report.parse), whose kind it is."""
     if case.outcome == "RESTART":
         return "hang", ""
     if case.signal is None or case.signal < 0:
         return f"exit {case.exit_status}", ""
     if case.signal == signals.SIGABRT:
-        report = sanitizer_report.parse(case.stderr)
-        if report:
-            return report.kind, ""
+        if reported:
+            return reported.kind, ""
         assertion = _ASSERTION.search(case.stderr or "")
         if assertion:
             return "assertion", _MASK.sub("N", assertion.group(1))
@@ -226,7 +226,8 @@ def line_key(frame):
 
 def crash_finding(case, library_modules):
     """The signature, kind, title and frames of a failing case."""
-    kind, words = kind_of(case)
+    reported = sanitizer_report.parse(case.stderr) if case.signal == signals.SIGABRT else None
+    kind, words = kind_of(case, reported)
     if case.frames and case.frames[0].module_name == "[unknown]":
         # a call through a wild function pointer: nothing to unwind from,
         # the tested function is all that names it
@@ -239,7 +240,6 @@ def crash_finding(case, library_modules):
             keys[-1] += f": {line}"
     where = _frame_key(chosen[-1]) if chosen else case.function
     place = chosen[-1].place if chosen and kind not in PLACELESS else None
-    reported = sanitizer_report.parse(case.stderr) if case.signal == signals.SIGABRT else None
     if reported and reported.place and not sanitizer_report.in_runtime(reported.file):
         # the sanitizer's own word on where: the access itself, where the
         # crash site has only the return address of its report's call

@@ -117,6 +117,7 @@ def write_index(out, report, figures, version):
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
         runs=runs, bench=report.bench, dictionaries=report.dictionaries, crash_scale=report.crash_scale,
+        corrupt_measured=bool(report.corrupt),
         dictionaries_differ=report.dictionaries_differ)
     (out / "index.html").write_text(html)
     if any(s.target == "sfio" for s in report.study_figures) and SFIO_DICTIONARY.is_file():

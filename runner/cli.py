@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import paths, pins as targeted, sanitizers, triage
+from . import memcheck, paths, pins as targeted, sanitizers, triage
 from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
@@ -24,11 +24,7 @@ DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
 def cmd_run(args):
     spec = specs.load(specs.find_spec(args.target))
     functions = _split(args.functions)
-    for name in functions or ():
-        if not spec.function(name):
-            raise TrebuchetError(f"target {spec.target} has no function '{name}' "
-                                 f"(`trebuchet list functions --target {args.target}` lists them)",
-                                 spec.path, spec.functions_line)
+    _known_functions(spec, functions, args.target)
     plugin = build.build_plugin(spec, quiet=not sys.stderr.isatty(), sanitizer=args.sanitizer)
     if not args.quiet:
         for note in build.conversions_path(spec, args.sanitizer).read_text().splitlines():
@@ -103,6 +99,15 @@ def metrics_latest_run(db, target):
     from trebuchet.reports import metrics, store
 
     return metrics.latest_runs(store.connect(db))[target]
+
+
+def _known_functions(spec, functions, target_arg):
+    """Refuses, at the spec's functions, a name the spec does not have."""
+    for name in functions or ():
+        if not spec.function(name):
+            raise TrebuchetError(f"target {spec.target} has no function '{name}' "
+                                 f"(`trebuchet list functions --target {target_arg}` lists them)",
+                                 spec.path, spec.functions_line)
 
 
 def cmd_repro(args):
@@ -228,7 +233,6 @@ def cmd_findings(args):
 
 def cmd_memcheck(args):
     from trebuchet.reports import metrics, store
-    from . import memcheck
 
     functions = _split(args.functions)
     # every run and its spec found first, with the store read-only and then
@@ -247,8 +251,8 @@ def cmd_memcheck(args):
         n = memcheck.run(args.db, run, spec, functions, None if args.all else args.sample,
                          args.seed, args.jobs, progress)
         with contextlib.closing(store.connect(args.db)) as after:
-            named = after.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()[0]
-            print(memcheck.summary_text(after, run, target, named or target))
+            print(memcheck.summary_text(after, run, target,
+                                        metrics.RunInfo.read(after, run).target_arg))
         if not args.quiet:
             print(f"  ({metrics.plural(n, 'case')} checked now in"
                   f" {time.monotonic() - started:.0f} s)")
@@ -261,9 +265,7 @@ def _memcheck_spec(conn, target, run, functions, db):
     if spec is None:
         raise TrebuchetError(f"the spec of run {run} (target {target}) is not here: run"
                              " memcheck in the folder the run was made in", db)
-    for name in functions or ():
-        if not spec.function(name):
-            raise TrebuchetError(f"target {target} has no function '{name}'", spec.path)
+    _known_functions(spec, functions, target)
     return spec
 
 
@@ -579,8 +581,9 @@ def _parser():
     mc.add_argument("--target", help="only this target (its newest run)")
     mc.add_argument("--functions", help="comma-separated functions (default: all)")
     how_many = mc.add_mutually_exclusive_group()
-    how_many.add_argument("--sample", type=_bounded(int, 1), default=20,
-                          help="PASS cases checked per function, drawn with --seed (default 20)")
+    how_many.add_argument("--sample", type=_bounded(int, 1), default=memcheck.DEFAULT_SAMPLE,
+                          help="PASS cases checked per function, drawn with --seed (default"
+                          f" {memcheck.DEFAULT_SAMPLE})")
     how_many.add_argument("--all", action="store_true", help="every PASS case")
     mc.add_argument("--seed", type=_bounded(int, 0), default=1, help="seed of the sample (default 1)")
     mc.add_argument("--jobs", type=_bounded(int, 1, 256), help="cases in flight (default the cores)")

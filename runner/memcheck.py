@@ -36,8 +36,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from trebuchet.reports import store
-from trebuchet.reports.metrics import plural, wilson
+from trebuchet.reports import corrupt, metrics, store
+from trebuchet.reports.metrics import plural
 
 from . import build, executor, paths
 from .errors import TrebuchetError
@@ -54,7 +54,8 @@ KINDS = {
 SLOWER = 30
 VALGRIND = ["valgrind", "--tool=memcheck", "--trace-children=yes", "--child-silent-after-fork=no",
             "--vgdb=no", "--num-callers=30", "--leak-check=no", "--error-limit=no"]
-PREFERRED_SAMPLE = 30
+# PASS cases checked per function unless --sample or --all says otherwise
+DEFAULT_SAMPLE = 20
 
 
 @dataclass
@@ -147,7 +148,7 @@ def _frame_text(frame):
     return f"{fn} ({Path(obj).name})" + (f" {file}:{line}" if file and line else "")
 
 
-def run(db, run_id, spec, functions=None, sample=PREFERRED_SAMPLE, seed=1, jobs=None,
+def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=None,
         progress=None):
     """Checks the run's chosen PASS cases, storing each as it ends (an
     interrupted memcheck goes on where it stopped); returns how many were
@@ -180,60 +181,42 @@ def run(db, run_id, spec, functions=None, sample=PREFERRED_SAMPLE, seed=1, jobs=
     return len(chosen)
 
 
-@dataclass
-class FunctionRate:
-    function: str
-    checked: int
-    corrupt: int
-    judged: int    # checked and still PASS under memcheck
-
-    @property
-    def rate(self):
-        return self.corrupt / self.judged if self.judged else 0.0
-
-
-def rates(conn, run_id):
-    """[FunctionRate] of the run's memchecked cases, by function."""
-    rows = conn.execute(
-        "SELECT function, count(*), sum(corrupt), sum(outcome = 'PASS') FROM memcheck"
-        " WHERE run_id = ? GROUP BY function ORDER BY function", (run_id,))
-    return [FunctionRate(f, n, corrupt, judged) for f, n, corrupt, judged in rows]
-
-
 def kinds(conn, run_id):
-    """[(kind, cases, an example (function, case, what, frames))], most common first."""
-    rows = conn.execute(
-        "SELECT kind, count(*), min(function || char(0) || case_index) FROM memcheck"
-        " WHERE run_id = ? AND corrupt GROUP BY kind ORDER BY count(*) DESC, kind", (run_id,))
+    """[(kind, cases, an example (function, case, what, frames))], most
+    common first; the example is the kind's first case by function and
+    case number."""
     out = []
-    for kind, n, first in rows:
-        function, case = first.split("\0")
-        example = conn.execute("SELECT what, frames FROM memcheck WHERE run_id = ? AND function = ?"
-                               " AND case_index = ?", (run_id, function, int(case))).fetchone()
-        out.append((kind, n, (function, int(case), *example)))
+    for kind, n in conn.execute("SELECT kind, count(*) FROM memcheck WHERE run_id = ? AND corrupt"
+                                " GROUP BY kind ORDER BY count(*) DESC, kind", (run_id,)).fetchall():
+        example = conn.execute("SELECT function, case_index, what, frames FROM memcheck"
+                               " WHERE run_id = ? AND corrupt AND kind = ?"
+                               " ORDER BY function, case_index LIMIT 1", (run_id, kind)).fetchone()
+        out.append((kind, n, tuple(example)))
     return out
 
 
 def summary_text(conn, run_id, target, target_arg):
-    """What `trebuchet memcheck` prints: each function's Corrupt rate over
-    its checked cases, their mean (normalized, as the study's rates are),
-    and the kinds seen with an example each."""
-    by_function = rates(conn, run_id)
-    judged = [r for r in by_function if r.judged]
-    if not by_function:
+    """What `trebuchet memcheck` prints: each function's CORRUPT rate over
+    the cases it judged (reports/corrupt.py, as the report counts them),
+    their mean (normalized, as the study's rates are), and the kinds seen
+    with an example each."""
+    checked, = conn.execute("SELECT count(*) FROM memcheck WHERE run_id = ?", (run_id,)).fetchone()
+    if not checked:
         return f"{target}: no case of run {run_id} checked under memcheck"
-    mean = sum(r.rate for r in judged) / len(judged) if judged else 0.0
-    checked = sum(r.checked for r in by_function)
-    corrupt = sum(r.corrupt for r in by_function)
+    unjudged = dict(conn.execute("SELECT function, count(*) FROM memcheck WHERE run_id = ?"
+                                 " AND outcome != 'PASS' GROUP BY function", (run_id,)).fetchall())
+    functions = corrupt.judged_functions(conn, run_id, target)
+    names = {n for (n,) in conn.execute("SELECT DISTINCT function FROM memcheck WHERE run_id = ?",
+                                        (run_id,))}
     lines = [f"{target} (run {run_id}): {plural(checked, 'PASS case')} checked under memcheck in"
-             f" {plural(len(by_function), 'function')}, {corrupt} CORRUPT; normalized CORRUPT rate"
-             f" {mean:.2%}"]
-    for r in by_function:
-        low, high = wilson(r.corrupt, r.judged) if r.judged else (0.0, 0.0)
-        unjudged = r.checked - r.judged
-        lines.append(f"  {r.function}: {r.corrupt} of {r.judged} CORRUPT, {r.rate:.1%}"
+             f" {plural(len(names), 'function')}, {sum(f.count for f in functions)} CORRUPT;"
+             f" normalized CORRUPT rate {metrics._mean([f.rate for f in functions]):.2f}%"]
+    for f in functions:
+        low, high = metrics.wilson(f.count, f.judged)
+        lines.append(f"  {f.name}: {f.count} of {f.judged} CORRUPT, {f.rate:.1f}%"
                      f" (95% interval {low:.1f}% to {high:.1f}%)"
-                     + (f"; {unjudged} no longer PASS under memcheck" if unjudged else ""))
+                     + (f"; {unjudged[f.name]} no longer PASS under memcheck"
+                        if f.name in unjudged else ""))
     for kind, n, (function, case, what, frames) in kinds(conn, run_id):
         lines.append(f"  {KINDS[kind]} ({kind}): {plural(n, 'case')}, e.g. {function} case {case}:"
                      f" {what}")
