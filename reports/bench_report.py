@@ -38,16 +38,16 @@ def _children_cpu():
 
 
 def steps(dbs):
-    """[(step, seconds)] of one report written in this process."""
-    took = []
+    """[(step, seconds, counted in the sum)] of one report written in this process."""
+    took = []  # (step, seconds, whether this process spent them: in the sum)
 
     def timed(name, step, seconds=None):
         if step is None:
-            took.append((name, seconds))
+            took.append((name, seconds, False))  # timed in the other process
             return None
         started = time.perf_counter()
         result = step()
-        took.append((name, time.perf_counter() - started))
+        took.append((name, time.perf_counter() - started, True))
         return result
 
     with tempfile.TemporaryDirectory() as out:
@@ -77,7 +77,7 @@ def as_text(dbs, times, took):
              f" {statistics.median(cpu):.2f} s CPU (user + system)",
              f"  load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
              "  one report in this process, step by step (elapsed):"]
-    lines += [f"    {seconds:6.2f} s  {name}" for name, seconds in took]
-    total = sum(s for name, s in took if not name.endswith(report.ELSEWHERE))
+    lines += [f"    {seconds:6.2f} s  {name}" for name, seconds, _ in took]
+    total = sum(seconds for _, seconds, here in took if here)
     lines.append(f"    {total:6.2f} s  in all (not Python's start nor the first imports)")
     return "\n".join(lines)

@@ -15,10 +15,6 @@ from .spec_reads import SpecReads
 VERSION = version("trebuchet")  # pyproject.toml's
 
 
-# the step timed in the second process, meanwhile: not part of the elapsed sum
-ELSEWHERE = ", drawn in that process meanwhile"
-
-
 def _untimed(name, step, seconds=None):
     return step() if step else None
 
@@ -73,7 +69,7 @@ def write(dbs, out, timed=_untimed):
     timed("the drill-down pages", lambda: _write_drill_downs(out, report, conns))
     heat, seconds = timed("waiting for the heat maps, drawn in a second process meanwhile",
                           heat_maps)
-    timed("(d) heat maps" + ELSEWHERE, None, seconds)
+    timed("(d) heat maps, drawn in that process meanwhile", None, seconds)
     # in their letters' order, as the index shows them
     drawn = {**{k: v for k, v in rest.items() if k < "d"}, **heat,
              **{k: v for k, v in rest.items() if k > "d"}}
