@@ -13,6 +13,12 @@ gate against it fails on a new finding, not on a new case of a known one.
 A baseline written before findings existed has no such list, and the gate
 compares it case by case as it always did.
 
+Where `trebuchet memcheck` checked some of the run's PASS cases, each
+function lists the cases it checked (`memchecked`) and the file lists
+those found Corrupt, each with its kind and the function the error struck
+in (`corrupt_cases`): the gate checks the same cases under memcheck again
+and fails on a Corrupt defect the baseline does not know (gate/corrupt.py).
+
 The file is JSON laid out for review: sorted keys, one function and one case
 per line, and nothing that changes when the same run is made again (no
 store path, run number, host or date).  So a pull request's diff of it reads
@@ -24,16 +30,17 @@ from pathlib import Path
 
 import jsonschema
 
-from trebuchet.runner import paths, spec as specs
+from trebuchet.runner import memcheck, paths, spec as specs
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
 from trebuchet.reports import findings_store, judges, metrics, platform, store
 
-# The format written; 2 records each function's call and datatypes.  Every
-# format read: a file of format 1 stands by its run's spec_digest instead.
-FORMAT = "trebuchet baseline 2"
-FORMATS = ("trebuchet baseline 1", FORMAT)
+# The format written; 2 records each function's call and datatypes, 3 the
+# cases memcheck checked.  Every format read: a file of format 1 stands by
+# its run's spec_digest instead, one of 1 or 2 lists no memcheck.
+FORMAT = "trebuchet baseline 3"
+FORMATS = ("trebuchet baseline 1", "trebuchet baseline 2", FORMAT)
 # The run parameters that must match for two runs to be compared case by case;
 # the spec is compared function by function (CALL).
 COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "targeted")
@@ -117,6 +124,7 @@ def from_store(db, target, spec_name):
     for kind, scale in _crash_scale(conn, db, target, run):
         for f in scale.functions:
             functions[f.name].update({kind: f.count, f"{kind}_rate": round(f.rate, 2)})
+    corrupt_cases = _memchecked(conn, run, functions)
     rows = conn.execute("SELECT function, case_index, value_names, outcome, signal, exit_status"
                         " FROM results WHERE run_id = ? AND outcome != 'PASS'"
                         " ORDER BY function, case_index", (run,))
@@ -128,10 +136,33 @@ def from_store(db, target, spec_name):
                     run=parameters, functions=functions,
                     failing=[c for c in listed if c["outcome"] in metrics.FAILING],
                     setup=[c for c in listed if c["outcome"] == "SETUP"])
+    if any("memchecked" in f for f in functions.values()):
+        baseline["corrupt_cases"] = corrupt_cases
     if findings_store.analyzed(conn, run):  # else it gates by case, as before findings
         baseline["findings"] = sorted((finding_line(f) for f in summary.findings),
                                       key=lambda f: f["fingerprint"])
     return baseline
+
+
+def _memchecked(conn, run, functions):
+    """Adds to each function the cases memcheck judged (those that passed
+    under it too); returns the Corrupt ones as the file lists them."""
+    corrupt_cases = []
+    for function, index, values, kind, frames in conn.execute(
+            "SELECT m.function, m.case_index, r.value_names, m.kind, m.frames FROM memcheck m"
+            " JOIN results r USING (run_id, function, case_index)"
+            " WHERE m.run_id = ? AND m.outcome = 'PASS' ORDER BY m.function, m.case_index",
+            (run,)):
+        functions[function].setdefault("memchecked", []).append(index)
+        if kind is not None:
+            corrupt_cases.append(corrupt_line(function, index, values, kind, frames))
+    return corrupt_cases
+
+
+def corrupt_line(function, index, values, kind, frames):
+    """One Corrupt case as the file holds it."""
+    return dict(function=function, case=index, values=values.split(" ") if values else [],
+                kind=kind, at=memcheck.where(frames))
 
 
 def finding_line(f):
@@ -159,6 +190,8 @@ def dumps(baseline):
         f' "functions": {{\n{functions}\n }},\n',
         (f' "findings": {block(baseline["findings"])},\n' if "findings" in baseline else ""),
         f' "failing": {block(baseline["failing"])},\n',
+        (f' "corrupt_cases": {block(baseline["corrupt_cases"])},\n'
+         if "corrupt_cases" in baseline else ""),
         f' "setup": {block(baseline["setup"])}\n',
         "}\n"])
 
@@ -173,6 +206,11 @@ class Baseline:
     failing: dict     # (function, case) -> case line
     setup: set        # (function, case)
     findings: dict = None  # fingerprint -> finding line; None: a baseline that gates by case
+    corrupt: dict = None   # (function, case) -> Corrupt case line; None: no memcheck listed
+
+    def memchecked(self, function):
+        """The cases of function memcheck judged in the baseline's run."""
+        return set(self.functions.get(function, {}).get("memchecked", ()))
 
 
 def _schema():
@@ -181,7 +219,7 @@ def _schema():
 
 def _line_of(text, where):
     """The line of an entry of `failing` or `setup`: one case per line."""
-    if len(where) < 2 or where[0] not in ("findings", "failing", "setup"):
+    if len(where) < 2 or where[0] not in ("findings", "failing", "corrupt_cases", "setup"):
         return None
     lines = text.splitlines()
     opening = next((i for i, l in enumerate(lines) if l.startswith(f' "{where[0]}": [')), None)
@@ -261,6 +299,9 @@ def rebased(path, new, functions):
         **{n: new["functions"][n] for n in functions}})
     for key in ("failing", "setup"):
         out[key] = sorted(kept(old[key]) + taken(new[key]), key=by_case)
+    if "corrupt_cases" in old or "corrupt_cases" in new:
+        out["corrupt_cases"] = sorted(kept(old.get("corrupt_cases", [])) +
+                                      taken(new.get("corrupt_cases", [])), key=by_case)
     if "findings" in old and "findings" in new:
         mine = [f for f in new["findings"] if chosen & set(f["functions"])]
         theirs = {f["fingerprint"] for f in mine}
@@ -279,7 +320,8 @@ def read(path):
     findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
                 else None)
     return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
-                    keyed(data["failing"]), set(keyed(data["setup"])), findings)
+                    keyed(data["failing"]), set(keyed(data["setup"])), findings,
+                    keyed(data["corrupt_cases"]) if "corrupt_cases" in data else None)
 
 
 def _checked(path):
@@ -299,8 +341,8 @@ def _checked(path):
         where = list(e.absolute_path)
         raise TrebuchetError(f"{'/'.join(map(str, where)) or 'top level'}: {e.message}", path,
                              _line_of(text, where))
-    for key in ("failing", "setup"):
-        for i, c in enumerate(data[key]):
+    for key in ("failing", "corrupt_cases", "setup"):
+        for i, c in enumerate(data.get(key, ())):
             if c["function"] not in data["functions"]:
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
                                      f"baseline's functions", path, _line_of(text, [key, i]))

@@ -16,10 +16,15 @@ By finding, a function fails with the confirmed new findings among its
 cases, one failure element each, whose message begins with the source
 file and line where it strikes ("defects.c:18: SIGSEGV in count_bytes"):
 the schema CI servers read has no file or line attributes on a testcase,
-and "file:line: message" is what their log parsers take as a location."""
+and "file:line: message" is what their log parsers take as a location.
+
+A confirmed new Corrupt defect (gate/corrupt.py) is a failure of its
+function too, of type CORRUPT, its message beginning the same way."""
 import socket
 import time
 import xml.etree.ElementTree as ET
+
+from . import corrupt as corrupt_gate
 
 
 def _text_of(result, failures):
@@ -36,6 +41,18 @@ def _finding_failure(case, result, g):
     failure.text = (f"{where}{f.title}\n  trigger: {f.trigger}\n"
                     + (f"  breaks: {f.violation}\n" if f.is_violation else "")
                     + f"  {n.call()} case {n.case}\n  {result.repro_command(n)}\n")
+
+
+def _corrupt_failure(case, result, d):
+    c = d.representative
+    where = f"{d.location}: " if d.location else ""
+    if not d.confirmed:  # counted by --fail-on-flaky
+        where += "flaky (--fail-on-flaky): "
+    failure = ET.SubElement(case, "failure", type="CORRUPT", message=f"{where}{d.title}")
+    failure.text = (f"{where}{d.title}: {len(d.cases)} new Corrupt case"
+                    f"{'s' if len(d.cases) != 1 else ''}, {d.reruns_said}\n"
+                    f"  {c.call()} case {c.case}: {c.what}\n"
+                    f"  {corrupt_gate.repro_command(result, c)}\n")
 
 
 def _testcase(suite, result, function, confirmed, flaky):
@@ -95,9 +112,12 @@ def write(result, path):
             found.setdefault(function, []).append(g)
     skipped = {**{f: "not in the baseline" for f in result.not_in_baseline},
                **{f: "left out by --functions" for f in result.left_out}}
+    corrupted = {}
+    for d in corrupt_gate.counted(result):
+        corrupted.setdefault(d.representative.function, []).append(d)
     functions = sorted(set(result.compared) | set(skipped) | set(result.changed))
-    failing = sum(1 for f in result.compared if f in found or not result.by_finding and (
-        f in confirmed or result.fail_on_flaky and f in flaky))
+    failing = sum(1 for f in result.compared if f in found or f in corrupted or
+                  not result.by_finding and (f in confirmed or result.fail_on_flaky and f in flaky))
     failing += len(result.fixed) if result.fail_on_fixed else 0
     tests, errors = str(len(functions) + len(result.fixed)), str(len(result.changed))
     root = ET.Element("testsuites", name="trebuchet gate", tests=tests,
@@ -125,6 +145,8 @@ def write(result, path):
         else:
             case = _testcase(suite, result, function, confirmed.get(function, []),
                              flaky.get(function, []))
+        for d in corrupted.get(function, []):
+            _corrupt_failure(case, result, d)
         if function in skipped:
             ET.SubElement(case, "skipped", message=skipped[function])
         if function in result.changed:

@@ -18,12 +18,18 @@ message carries the call, what happened and the command that reproduces
 it; a fingerprint of (target, function, case) lets code scanning tell a new
 alert from one it has seen.
 
+A confirmed new Corrupt defect (gate/corrupt.py) is one result under the
+rule CORRUPT, located where memcheck saw it strike, fingerprinted by its
+function, kind and frame (no line, which moves with every edit above it).
+
 Either way, each case the baseline lists as failing that passes now
 (fixed) is a result too: baselineState "absent", kind "pass", level
 "none", with the command that updates the baseline."""
 import json
 import re
 from pathlib import Path
+
+from . import corrupt as corrupt_gate
 
 RULES = [
     dict(id="ABORT", name="CallAborts",
@@ -42,6 +48,13 @@ RULES = [
          fullDescription=dict(text="The function returned without the error (or with another "
                               "errno than) its documentation promises for these values, as its "
                               "spec's contract states it.")),
+    dict(id="CORRUPT", name="CallCorruptsMemory",
+         shortDescription=dict(text="A call with these values reads or writes memory it must "
+                               "not"),
+         fullDescription=dict(text="The function returned, but Valgrind's memcheck saw it read "
+                              "or write memory it must not (an invalid read or write, a use "
+                              "after free, an uninitialised value deciding a branch, an invalid "
+                              "free) where it did not before.")),
 ]
 for _rule in RULES:
     _rule["defaultConfiguration"] = dict(level="error")
@@ -105,6 +118,26 @@ def _finding_result(result, spec, g, root):
                                             values=n.values)))
 
 
+def _corrupt_result(result, spec, d, root):
+    c = d.representative
+    where = _spec_place(spec, c.function)
+    if d.location:
+        file, _, line = d.location.rpartition(":")
+        where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
+                                           region=dict(startLine=int(line))))
+    text = (f"{d.title}: {len(d.cases)} new Corrupt case{'s' if len(d.cases) != 1 else ''}, "
+            f"e.g. {c.call()} (case {c.case}): {c.what}. {d.reruns_said.capitalize()}. "
+            f"Reproduce: {corrupt_gate.repro_command(result, c)}")
+    return dict(
+        ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], level="error", message=dict(text=text),
+        locations=[dict(where, logicalLocations=[dict(
+            name=c.function, kind="function",
+            fullyQualifiedName=f"{result.target}::{c.function}")])],
+        partialFingerprints={"trebuchetCorrupt/v1": d.fingerprint},
+        properties=dict(kind=c.kind, at=c.at, cases=[x.case for x in d.cases],
+                        representative=dict(function=c.function, case=c.case, values=c.values)))
+
+
 def _case_place(result, spec, function):
     """A case's locations: the function's entry in the spec, and the function."""
     return [dict(_spec_place(spec, function), logicalLocations=[dict(
@@ -148,6 +181,7 @@ def document(result, spec, version, root=None):
         results = [_finding_result(result, spec, g, root) for g in result.confirmed_findings]
     else:
         results = [_result(result, spec, n) for n in result.confirmed]
+    results += [_corrupt_result(result, spec, d, root) for d in corrupt_gate.counted(result)]
     results += [_fixed_result(result, spec, c) for c in result.fixed]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

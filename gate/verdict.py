@@ -27,7 +27,11 @@ finding fails the gate when one of its new failures is confirmed.  A
 promise broken without a crash (a missing error) is a new finding too,
 confirmed when its representative case, run again, returns the same way
 every time.  A baseline made before findings gates by case, as above, and
-the gate says how to make one that gates by finding."""
+the gate says how to make one that gates by finding.
+
+A baseline that lists cases memcheck checked gates Corrupt too: those
+cases are checked again and a new Corrupt defect fails the gate like a new
+crash (gate/corrupt.py)."""
 import collections
 import tempfile
 import time
@@ -40,7 +44,7 @@ from trebuchet.runner import build, emit_c, executor, repro, spec as specs
 from trebuchet.runner.errors import HarnessError, TrebuchetError
 from trebuchet.runner.names import outcome_brief
 
-from . import baseline as baselines
+from . import baseline as baselines, corrupt as corrupt_gate
 
 DEFAULT_CONFIRM = 3
 
@@ -126,6 +130,7 @@ class GateResult:
     analyzed: bool = True  # the gated run's findings were made
     fail_on_fixed: bool = False  # a ratchet: fixed cases fail until the baseline is updated
     fail_on_flaky: bool = False  # flaky new failures (findings) count as confirmed ones
+    corrupt: corrupt_gate.CorruptGate = None  # None: the baseline lists no memcheck
 
     @property
     def by_finding(self):
@@ -164,7 +169,8 @@ class GateResult:
             ([f"{_plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
              if self.flaky_counted else []) + \
             ([f"{_plural(len(self.fixed), 'fixed case')} the baseline still lists "
-              f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else [])
+              f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else []) + \
+            corrupt_gate.failures(self)
 
     @property
     def failed(self):
@@ -279,9 +285,10 @@ def _spec_for(result):
 
 
 def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=None,
-         fail_on_fixed=False, fail_on_flaky=False):
+         fail_on_fixed=False, fail_on_flaky=False, memcheck=True):
     """functions: the ones meant (--functions), when the run holds fewer
-    of the baseline's than it lists."""
+    of the baseline's than it lists; memcheck: check the cases the baseline
+    memchecked where the store has not (gate/corrupt.py)."""
     started = time.monotonic()
     baseline = baselines.read(baseline_path)
     conn = store.connect(db)
@@ -311,9 +318,11 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
         elif outcome == "PASS" and before:
             result.fixed.append(before)
     _attach_findings(conn, run, result)
+    conn.close()  # memcheck writes to the store: no reader stays open across it
     if (result.new or result.new_findings) and confirm:
         _rerun(result, build.build_plugin(_spec_for(result), quiet=True),
                info.timeout_ms, baseline.run["dictionary"])
+    result.corrupt = corrupt_gate.gate(result, lambda: _spec_for(result), memcheck)
     result.seconds = time.monotonic() - started
     return result
 
@@ -438,6 +447,7 @@ def _findings_text(r):
     if r.fixed:
         lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
+    lines += _corrupt_text(r)
     lines.append(_verdict(r, "new finding"))
     return lines
 
@@ -457,6 +467,10 @@ def _functions_text(r):
         lines += [f"  `{r.baseline_command([name])}` rebases {name} on run {r.info.id}"
                   for name in r.changed]
     return lines
+
+
+def _corrupt_text(r):
+    return corrupt_gate.text(r, LIST_LIMIT) if r.corrupt else []
 
 
 def _verdict(r, what):
@@ -520,5 +534,6 @@ def as_text(r):
     else:
         lines.append(f"run {r.info.id} has no findings made (`trebuchet findings --db {r.db}`"
                      f" makes them), so it is gated case by case")
+    lines += _corrupt_text(r)
     lines.append(_verdict(r, "new failure"))
     return "\n".join(lines)

@@ -201,6 +201,7 @@ def _compile_error(stderr, spec, generated):
 
 
 SHIM_OF = re.compile(r"^static (?:void call|int judge)_(\w+)\(")
+VERSION_OF = re.compile(r"^static const char \*target_version\(")
 ARGUMENT = re.compile(r"\bargument (\d+) of\b")
 
 
@@ -209,7 +210,10 @@ def _spec_line_of_shim(spec, generated, line, what):
     the parameter a "passing argument N of" error names, else the function
     whose shim holds the line (its `returns:`), else the spec."""
     above = generated.read_text().splitlines()[:line]
-    name = next((m[1] for m in map(SHIM_OF.match, reversed(above)) if m), None)
+    starts = [m for m in (SHIM_OF.match(l) or VERSION_OF.match(l) for l in reversed(above)) if m]
+    if starts and starts[0].re is VERSION_OF:  # the spec's version expression
+        return (spec.path, spec.version_line)
+    name = starts[0][1] if starts else None
     f = next((f for f in spec.functions if f.name == name), None)
     if f is None:
         return (spec.path,)

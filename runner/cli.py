@@ -128,7 +128,18 @@ def cmd_repro(args):
         values = args.values.replace(",", " ").split()
         index = repro.case_index(spec, function, values,
                                  repro.listed_function(spec, function, args.dictionary))
+    if args.memcheck and (args.sanitizer or args.json or args.emit_c):
+        raise TrebuchetError("--memcheck runs the case under Valgrind's memcheck alone: it goes"
+                             " with neither --sanitizer, --json nor --emit-c (whose Makefile"
+                             " has `make memcheck`)")
     result = repro.run_case(spec, function, index, args.timeout, args.dictionary, args.sanitizer)
+    if args.memcheck:
+        checked = memcheck.check_case(build.build_plugin(spec, quiet=True), function.name,
+                                      index, args.dictionary, memcheck.timeout_under_memcheck(
+                                          args.timeout * 1000 if args.timeout
+                                          else executor.DEFAULT_TIMEOUT_MS))
+        print(memcheck.describe(checked, result["values"]))
+        return Exit.OK
     print(json.dumps(repro.as_record(result)) if args.json else repro.describe(result))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
@@ -331,7 +342,7 @@ def cmd_gate(args):
         if path:
             _output(path)
     result = gate.gate(args.db, args.baseline, args.confirm, args.target, _split(args.functions),
-                       args.fail_on_fixed, args.fail_on_flaky)
+                       args.fail_on_fixed, args.fail_on_flaky, not args.no_memcheck)
     if args.junit:
         junit.write(result, args.junit)
     if args.sarif:
@@ -534,6 +545,9 @@ def _parser():
     rp.add_argument("--dictionary", choices=DICTIONARIES, help="the run's dictionary (default ours)")
     rp.add_argument("--sanitizer", choices=sanitizers.NAMES,
                     help="the run's sanitizer: the case runs under it (`run --sanitizer`)")
+    rp.add_argument("--memcheck", action="store_true",
+                    help="run the case under Valgrind's memcheck and show its first invalid"
+                    " access during the call (what made `trebuchet memcheck` call it CORRUPT)")
     rp.add_argument("--emit-c", metavar="DIR",
                     help="also write the case into DIR (new or empty) as a C program that builds"
                     " with the target's library alone: `make -C DIR` builds it (LIBDIRS=... where"
@@ -633,7 +647,11 @@ def _parser():
         " a new finding with a confirmed new failure (or a newly broken error promise) fails."
         " The spec is compared function by function: one the run adds is listed, one whose"
         " call or datatypes changed is refused alone, with the command that rebases it."
-        " Exit 1 when a new finding (by case: a new failure) is confirmed, 0 when none is, 2 for"
+        " A baseline made after `trebuchet memcheck` lists the cases memcheck checked: the gate"
+        " checks them again under memcheck, and a new Corrupt defect (a function, memcheck's"
+        " kind and where it struck) confirmed on --confirm reruns fails it too."
+        " Exit 1 when a new finding (by case: a new failure) or Corrupt defect is confirmed,"
+        " 0 when none is, 2 for"
         " bad input: the run's seed, cap or dictionary differ from the baseline's, a function"
         " changed, the run left out some of the baseline's functions (see --functions), the"
         " newest run holds one shard only, or the baseline is malformed; 3 when the harness or"
@@ -649,6 +667,9 @@ def _parser():
                     " baseline lists cases that pass now, so that it is updated with each fix")
     gt.add_argument("--fail-on-flaky", action="store_true", help="fail (exit 1) on flaky new"
                     " failures (by finding: new findings not confirmed) too")
+    gt.add_argument("--no-memcheck", action="store_true", help="do not run the cases the"
+                    " baseline memchecked under memcheck: Corrupt is gated on what the store"
+                    " holds checked already")
     gt.add_argument("--functions", metavar="F,G", help="the functions meant, when the run"
                     " holds fewer of the baseline's than it lists (without it, that fails)")
     gt.add_argument("--target", help="the spec to rerun cases with (default: the one the"

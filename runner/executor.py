@@ -8,6 +8,11 @@ from .errors import TrebuchetError
 from .exitcodes import Exit
 from .names import signal_name, stderr_text
 
+# A case's watchdog when no --timeout is given: the executor's own default
+# (harness/options.c), which Python needs where it times a case itself
+# (`repro --memcheck`); tests/test_memcheck.py reads it back from there.
+DEFAULT_TIMEOUT_MS = 2000
+
 
 def _exec_path():
     if not paths.EXEC.exists():

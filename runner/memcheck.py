@@ -72,6 +72,22 @@ class Checked:
     def corrupt(self):
         return self.outcome == "PASS" and self.kind is not None
 
+    @property
+    def at(self):
+        return where(self.frames)
+
+
+def where(frames):
+    """The function an error struck in, as two runs of the same library name
+    it: the innermost frame of its stack that is not one of the string and
+    memory routines memcheck puts in place of the C library's (strlen in
+    vgpreload_memcheck), since those are the call's tools, not its code.
+    With the error's kind it tells one latent defect from another (the
+    gate's signature); a source line would change with every edit above it."""
+    names = [line.split(" (", 1) for line in (frames or "").splitlines()]
+    own = [fn for fn, rest in names if not rest.startswith("vgpreload_")]
+    return (own or [fn for fn, _ in names] or ["?"])[0]
+
 
 def cases_to_check(conn, run, functions, sample, seed):
     """[(function, case)] of the run's PASS cases: at most sample of each
@@ -131,7 +147,7 @@ def _first_error(folder, function):
             stack = error.find("stack")
             if kind not in KINDS or stack is None:
                 continue
-            frames = [(f.findtext("fn") or "?", f.findtext("obj") or "?", f.findtext("file"),
+            frames = [(f.findtext("fn") or "?", f.findtext("obj") or "?", _source(f),
                        f.findtext("line")) for f in stack.findall("frame")]
             at = next((i for i, f in enumerate(frames) if f[0] == shim), None)
             if at is None or any(f[1] == str(paths.EXEC) for f in frames[:at]):
@@ -143,24 +159,42 @@ def _first_error(folder, function):
     return None
 
 
+def _source(frame):
+    """A frame's source file, with its folder where memcheck gives it: the
+    gate's SARIF places a Corrupt defect on it, as findings place a crash."""
+    file, folder = frame.findtext("file"), frame.findtext("dir")
+    return str(Path(folder) / file) if file and folder else file
+
+
 def _frame_text(frame):
     fn, obj, file, line = frame
     return f"{fn} ({Path(obj).name})" + (f" {file}:{line}" if file and line else "")
 
 
+def named_cases(conn, run, cases):
+    """Those of cases [(function, case)] that passed in the run and are not
+    checked yet: the gate's, which checks the cases its baseline checked."""
+    done = {(f, c) for f, c in conn.execute("SELECT function, case_index FROM memcheck"
+                                            " WHERE run_id = ?", (run,))}
+    passed = {(f, c) for f, c in conn.execute("SELECT function, case_index FROM results"
+                                              " WHERE run_id = ? AND outcome = 'PASS'", (run,))}
+    return sorted(set(cases) & passed - done)
+
+
 def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=None,
-        progress=None):
-    """Checks the run's chosen PASS cases, storing each as it ends (an
-    interrupted memcheck goes on where it stopped); returns how many were
-    checked now."""
+        progress=None, cases=None):
+    """Checks the run's chosen PASS cases (cases: these [(function, case)]
+    alone, where they passed), storing each as it ends (an interrupted
+    memcheck goes on where it stopped); returns how many were checked now."""
     conn = store.connect(db)
     info = conn.execute("SELECT dictionary, timeout_ms FROM runs WHERE id = ?", (run_id,)).fetchone()
-    chosen = cases_to_check(conn, run_id, functions, sample, seed)
+    chosen = (cases_to_check(conn, run_id, functions, sample, seed) if cases is None
+              else named_cases(conn, run_id, cases))
     conn.close()
     if not chosen:
         return 0
     plugin = build.build_plugin(spec, quiet=True)
-    timeout_s = info["timeout_ms"] / 1000 * SLOWER
+    timeout_s = timeout_under_memcheck(info["timeout_ms"])
     lock = store.writer_lock(db)
     writer = sqlite3.connect(db)
     try:
@@ -181,6 +215,11 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     return len(chosen)
 
 
+def timeout_under_memcheck(timeout_ms):
+    """A case's watchdog under memcheck, in seconds: the run's, SLOWER times."""
+    return timeout_ms / 1000 * SLOWER
+
+
 def kinds(conn, run_id):
     """[(kind, cases, an example (function, case, what, frames))], most
     common first; the example is the kind's first case by function and
@@ -193,6 +232,26 @@ def kinds(conn, run_id):
                                " ORDER BY function, case_index LIMIT 1", (run_id, kind)).fetchone()
         out.append((kind, n, tuple(example)))
     return out
+
+
+def repro_command(target_arg, function, case, dictionary=None):
+    """The command that shows one case's first error under memcheck again."""
+    return (f"trebuchet repro --memcheck --target {target_arg} --function {function}"
+            f" --case {case}" + (f" --dictionary {dictionary}" if dictionary not in (None, "ours")
+                                 else ""))
+
+
+def describe(checked, values):
+    """What `repro --memcheck` prints: the call, its outcome under memcheck
+    and, when Corrupt, the first error with its stack."""
+    call = f"{checked.function}({', '.join(values)}) case {checked.case}"
+    if not checked.corrupt:
+        return (f"{call}: {checked.outcome} under memcheck"
+                + (", no invalid access during the call" if checked.outcome == "PASS" else
+                   " (judged neither way: it did not pass there)"))
+    frames = "\n".join(f"  at {f}" for f in checked.frames.splitlines())
+    return (f"{call}: CORRUPT under memcheck, {KINDS[checked.kind]} ({checked.kind}) in"
+            f" {checked.at}\n  {checked.what}\n{frames}")
 
 
 def summary_text(conn, run_id, target, target_arg):
@@ -221,6 +280,5 @@ def summary_text(conn, run_id, target, target_arg):
         lines.append(f"  {KINDS[kind]} ({kind}): {plural(n, 'case')}, e.g. {function} case {case}:"
                      f" {what}")
         lines += [f"      {frame}" for frame in frames.splitlines()]
-        lines.append(f"      trebuchet repro --target {target_arg} --function {function}"
-                     f" --case {case}")
+        lines.append(f"      {repro_command(target_arg, function, case)}")
     return "\n".join(lines)

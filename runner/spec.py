@@ -123,6 +123,7 @@ class Spec:
     datatypes: dict = field(default_factory=dict)
     version_label: str = ""
     version_expr: Optional[str] = None
+    version_line: Optional[int] = None  # of `version:`'s expr, where a wrong type is told
     description: str = ""
     datatype_lines: dict = field(default_factory=dict)  # name -> (spec file, line)
     base_folders: tuple = ()  # folders of the specs this one extends
@@ -350,6 +351,8 @@ def _build(data, path, lines):
                                 for name in data.get("datatypes", {})},
                 version_label=version.get("label", data["target"]),
                 version_expr=version.get("expr"),
+                version_line=yamlines.line_of(lines, ("version", "expr")) if "expr" in version
+                else None,
                 description=data.get("description", ""),
                 functions_line=yamlines.line_of(
                     lines, ("functions",) if "functions" in data else ("extends",)),

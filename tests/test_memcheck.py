@@ -54,7 +54,7 @@ def test_each_latent_error_is_corrupt_with_its_kind_and_no_clean_function_is(che
         assert (corrupt, kind) == (1, expected_kind), function
         assert all(w in what for w in words), what
         # the stack from the error down to the call shim, nothing of the harness
-        assert frames.splitlines()[0].startswith(f"{function} (latent.so) latent.c:")
+        assert frames.splitlines()[0].startswith(f"{function} (latent.so) {LATENT.parent}/latent.c:")
         assert frames.splitlines()[-1].startswith(f"call_{function} (latent.so)")
 
 
@@ -140,3 +140,14 @@ def test_corrupt_in_the_report_the_export_and_the_baseline(checked, tmp_path):
     functions = json.loads(baseline.read_text())["functions"]
     assert (functions["lt_overflow"]["corrupt"], functions["lt_overflow"]["corrupt_rate"]) == (3, 100.0)
     assert (functions["lt_clean"]["corrupt"], functions["lt_clean"]["corrupt_rate"]) == (0, 0.0)
+
+
+def test_the_watchdog_repro_memcheck_scales_is_the_executor_s_default():
+    """runner/executor.py's DEFAULT_TIMEOUT_MS restates harness/options.c's."""
+    import re
+
+    from trebuchet.runner import executor
+
+    options = (ROOT / "harness" / "options.c").read_text()
+    [stated] = re.findall(r"\.timeout_ms = (\d+),", options)
+    assert int(stated) == executor.DEFAULT_TIMEOUT_MS

@@ -128,3 +128,17 @@ def test_a_header_the_compiler_cannot_find_is_the_includes_line(tmp_path):
     result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
                        check=False)
     assert_input_error(result, f"{spec}:2: ", "the compiler finds no header nope.h")
+
+
+def test_a_version_expression_that_is_no_string_is_its_line_not_a_crash(tmp_path):
+    """`version: {expr: ...}` names a string; an int here once reached the
+    executor's snprintf("%s") and killed it before the first case."""
+    spec = _tiny_spec(tmp_path, "  - name: tiny_each\n    returns: int\n    params:\n"
+                                "      - {name: n, type: int, datatype: int}\n"
+                                "      - {name: f, type: \"int (*)(int)\", datatype: callback}\n"
+                                "    error: {when: none}\n")
+    spec.write_text(spec.read_text().replace(
+        "includes: [tiny.h]", "version:\n  label: tiny\n  expr: tiny_each(1, 0)\nincludes: [tiny.h]"))
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet",
+                       check=False)
+    assert_input_error(result, f"{spec}:4: ", "makes pointer from integer without a cast")
