@@ -28,6 +28,7 @@ import concurrent.futures
 import json
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import tempfile
@@ -111,6 +112,10 @@ def cases_to_check(conn, run, functions, sample, seed):
 
 def check_case(plugin, function, case, dictionary, timeout_s):
     """Runs one case under memcheck; Checked."""
+    if shutil.which(VALGRIND[0]) is None:
+        raise TrebuchetError("valgrind is not installed: `apt-get install valgrind` (a gate"
+                             " against a baseline that lists memchecked cases needs it too,"
+                             " unless --no-memcheck)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="trebuchet-memcheck-") as tmp:
         command = VALGRIND + ["--xml=yes", f"--xml-file={tmp}/%p.xml", executor._exec_path(),
