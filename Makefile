@@ -19,6 +19,9 @@ APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2
 # the tests' own: a headless browser for the report, expat for examples/expat,
 # valgrind for memcheck (tests/latent)
 APT_TEST   := chromium unzip libexpat1-dev valgrind shellcheck
+# the survey's libraries (examples/*/, `make survey`), their headers and .so
+APT_SURVEY := zlib1g-dev libxml2-dev libjansson-dev libyaml-dev libpcre2-dev libarchive-dev \
+              libpng-dev libsodium-dev libcurl4-openssl-dev
 # the suite `make debootstrap-check` makes (.ci/debootstrap-check says what else it takes)
 DEBIAN     ?= bookworm
 
@@ -91,8 +94,8 @@ debootstrap-check: ## the two commands on a bare Debian made with debootstrap, a
 clean: ## remove what the build made
 	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
 
-deps-test: ## install what only the tests need (a headless browser)
-	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_TEST)"
+deps-test: ## install what only the tests need (a headless browser, the survey's libraries)
+	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_TEST) $(APT_SURVEY)"
 
 # The schemas CI systems read, which the gate's JUnit and SARIF files are
 # checked against, as their owners publish them inside registry packages:
