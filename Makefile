@@ -94,6 +94,10 @@ debootstrap-check: ## the two commands on a bare Debian made with debootstrap, a
 clean: ## remove what the build made
 	rm -rf $(BUILD) $(VENV) *.egg-info .pytest_cache
 
+survey: build ## the survey: each library under examples/ with a survey.md into survey.db, memcheck samples, survey-report/survey.html (SURVEY_ARGS="--budget S")
+	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_SURVEY) valgrind"
+	$(VENV)/bin/trebuchet survey --db survey.db --out survey-report $(SURVEY_ARGS)
+
 deps-test: ## install what only the tests need (a headless browser, the survey's libraries)
 	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_TEST) $(APT_SURVEY)"
 
@@ -276,4 +280,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test venv c executor robust-sfio-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey venv c executor robust-sfio-library debootstrap-check

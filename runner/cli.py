@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import memcheck, paths, pins as targeted, sanitizers, triage
+from . import memcheck, paths, pins as targeted, sanitizers, survey as survey_defaults, triage
 from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
@@ -285,6 +285,13 @@ def _memcheck_progress(target):
         print(f"\r{target}: memcheck {done}/{total}", end="\n" if done == total else "",
               file=sys.stderr, flush=True)
     return say
+
+
+def cmd_survey(args):
+    from . import survey
+
+    return survey.run(args.db, args.out, args.budget, args.sample, _split(args.libraries),
+                      args.examples)
 
 
 def cmd_compare(args):
@@ -603,6 +610,29 @@ def _parser():
     mc.add_argument("--jobs", type=_bounded(int, 1, 256), help="cases in flight (default the cores)")
     mc.add_argument("--quiet", action="store_true", help="the summary alone")
     mc.set_defaults(func=cmd_memcheck)
+
+    sv = sub.add_parser(
+        "survey", help="run every library of the survey (examples/*/ with a survey.md) into one"
+        " store, a memcheck sample of each, and write the report with its survey page",
+        description="Runs each survey library's spec (examples/NAME/NAME.yaml beside a"
+        " survey.md) into --db, then `trebuchet memcheck` over --sample PASS cases a function"
+        " of each, then the report into --out with survey.html, the libraries side by side,"
+        " and survey.md. Resumable: a spec with a finished run in the store is not run again,"
+        " an unfinished run is resumed. --budget bounds the whole: when it is spent the step"
+        " under way is interrupted, what it stored is kept, and the same command goes on.")
+    sv.add_argument("--db", default="survey.db", help="the store (default ./survey.db)")
+    sv.add_argument("--out", default="survey-report", help="the report's folder (default"
+                    " ./survey-report)")
+    sv.add_argument("--budget", type=_bounded(float, 0, low_open=True), metavar="SECONDS",
+                    default=survey_defaults.DEFAULT_BUDGET, help="seconds for the whole survey"
+                    f" (default {survey_defaults.DEFAULT_BUDGET})")
+    sv.add_argument("--sample", type=_bounded(int, 1), default=survey_defaults.DEFAULT_SAMPLE,
+                    help="PASS cases memcheck checks per function (default"
+                    f" {survey_defaults.DEFAULT_SAMPLE})")
+    sv.add_argument("--libraries", metavar="A,B", help="only these of the survey's libraries")
+    sv.add_argument("--examples", metavar="DIR", help="where the survey's folders are (default"
+                    " the checkout's examples/)")
+    sv.set_defaults(func=cmd_survey)
 
     cmp = sub.add_parser(
         "compare", help="two runs of a target, case by case: rate deltas, changes of outcome,"
