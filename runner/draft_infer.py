@@ -151,16 +151,26 @@ def _handles(functions, macros):
                 # named as the header writes it, without const where it can be
                 found[key] = Handle(_bare(t.spelling), t.spelling.replace("const ", ""), key)
     for h in found.values():
+        freers = []
         for f in functions:
             args = _constructor_args(f, h, found, macros)
             if args is not None:
                 h.constructors.append((f, args))
             args = _destructor_args(f, h, found)
-            if args is not None and h.destructor is None:
-                h.destructor = (f, args)
+            if args is not None:
+                freers.append((f, args))
+        # the destructor takes the handle alone where one does (XML_ParserFree,
+        # not XML_FreeContentModel), and is named most like a constructor
+        freers.sort(key=lambda fa: (len(fa[0].params), -max(
+            [_common(fa[0].name, c.name) for c, _ in h.constructors] or [0])))
+        h.destructor = freers[0] if freers else None
     opaque = {_handle_key(t) for f in functions for t in [f.returns] + [p.ctype for p in f.params]}
     return [h for h in found.values()
             if h.key in opaque or (h.constructors and h.destructor)]
+
+
+def _common(a, b):
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def _is_destructor_name(name):
@@ -222,7 +232,7 @@ def _default_arg(p, handles, macros):
         if named:
             return ("MACRO", named[0])
     datatype = _base_datatype(p.name, t)[0]
-    value = {"int": "ZERO", "int64": "ZERO", "size": "ZERO", "fd": "FILE_RDWR",
+    value = {"int": "ONE", "int64": "ONE", "size": "PAGE", "fd": "FILE_RDWR",
              "float": "ZERO", "double": "ZERO", "FILE": "READ", "path": "EXISTING",
              "mode": "R", "string": "NULL", "callback": "NULL"}.get(datatype)
     if value is None:  # buffer: a page, for a status written back; a struct's options: NULL
@@ -309,7 +319,7 @@ def _is_span(p, q):
 def _span(pointer, length, spans):
     key = (pointer.spelling, length.spelling)
     if key not in spans:
-        words = _bare(pointer.spelling) + "_" + _bare(length.spelling)
+        words = "_".join(pointer.spelling.replace("*", " ").split() + [_bare(length.spelling)])
         spans[key] = Span(f"bytes_{words}".lower(), *key, length.signed)
     return spans[key]
 
