@@ -8,13 +8,13 @@ import json
 import re
 
 # a YAML flow scalar that needs quotes: an indicator inside, or a word YAML reads as no string
-_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ *.()]*$")
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ *.]*$")
 _YAML_WORDS = {"null", "true", "false", "yes", "no", "on", "off", "~"}
 
 
 def scalar(text):
     text = str(text)
-    if _PLAIN.match(text) and text.lower() not in _YAML_WORDS and "(" not in text:
+    if _PLAIN.match(text) and text.lower() not in _YAML_WORDS:
         return text
     return json.dumps(text)
 
