@@ -17,8 +17,9 @@ CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3 \
               elfutils libc6-dbg
 # the tests' own: a headless browser for the report, expat for examples/expat,
-# valgrind for memcheck (tests/latent)
-APT_TEST   := chromium unzip libexpat1-dev valgrind shellcheck
+# valgrind for memcheck (tests/latent), bzip2's and LZ4's headers for `trebuchet init`
+# (tests/test_init_libraries.py)
+APT_TEST   := chromium unzip libexpat1-dev valgrind shellcheck libbz2-dev liblz4-dev
 # the survey's libraries (examples/*/, `make survey`), their headers and .so
 APT_SURVEY := zlib1g-dev libxml2-dev libjansson-dev libyaml-dev libpcre2-dev libarchive-dev \
               libpng-dev libsodium-dev libcurl4-openssl-dev

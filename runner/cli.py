@@ -7,6 +7,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -14,7 +15,8 @@ import time
 from pathlib import Path
 
 from . import bench_io, bench_text, build, emit_c, executor, repeat, repro, spec as specs, summary
-from . import memcheck, paths, pins as targeted, sanitizers, survey as survey_defaults, triage
+from . import draft_init, memcheck, paths, pins as targeted, sanitizers
+from . import survey as survey_defaults, triage
 from .errors import HarnessError, TrebuchetError
 from .exitcodes import Exit
 
@@ -158,6 +160,13 @@ def cmd_build(args):
         path = build.build_plugin(specs.load(specs.find_spec(name)), quiet=args.quiet)
         if not args.quiet:
             print(f"{name}: {path}")
+    return Exit.OK
+
+
+def cmd_init(args):
+    for line in draft_init.run(args.headers, args.library, args.out, args.prefix, args.target,
+                               args.update):
+        print(line)
     return Exit.OK
 
 
@@ -454,6 +463,14 @@ def _bounded(kind, low, high=None, low_open=False):
     return convert
 
 
+def _target_name(text):
+    """A target's name as the schema has it (^[a-z][a-z0-9_]*$)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", text):
+        raise argparse.ArgumentTypeError(f"{text!r}: lower-case letters, digits and _, from a"
+                                         f" letter")
+    return text
+
+
 def _names(known):
     """An argparse type: a comma-separated selection from known, in known's
     order, each once."""
@@ -566,6 +583,26 @@ def _parser():
     b.add_argument("--all", action="store_true")
     b.add_argument("--quiet", action="store_true")
     b.set_defaults(func=cmd_build)
+
+    it = sub.add_parser(
+        "init", help="draft a spec from a library's headers: its functions, datatypes and"
+        " handles, each guess marked for review",
+        description="Reads the headers with libclang and writes DIR/TARGET.yaml (and"
+        " DIR/TARGET_values.c for the handle and buffer-length datatypes it needs): every"
+        " function the headers declare that the library exports, a datatype per parameter, a"
+        " handle datatype made and freed by the library's own functions, and a guessed error"
+        " convention; what it cannot draft is listed at the top. An existing TARGET.yaml is"
+        " never overwritten: the draft goes beside it, or --update adds the functions it lacks.")
+    it.add_argument("headers", nargs="+", metavar="HEADER", help="the library's public headers")
+    it.add_argument("--library", required=True, help="the shared library: a file name"
+                    " (libbz2.so.1.0), an -l name (bz2) or a path")
+    it.add_argument("--out", default=".", metavar="DIR", help="where to write (default .)")
+    it.add_argument("--prefix", default="", help="only functions whose names begin so")
+    it.add_argument("--target", type=_target_name, help="the target's name (default: the"
+                    " library's, libbz2.so.1.0 -> bz2)")
+    it.add_argument("--update", action="store_true", help="add to an existing DIR/TARGET.yaml"
+                    " the functions it lacks, leaving the rest as it is")
+    it.set_defaults(func=cmd_init)
 
     ls = sub.add_parser("list", help="list targets, functions or datatypes")
     ls.add_argument("what", choices=["targets", "functions", "datatypes"])

@@ -20,10 +20,9 @@ before the shims are generated (check_signatures), the compiled plugin's
 datatypes (check_datatypes), and the C types those give each parameter
 (check_slot_types)."""
 import math
-import subprocess
 from dataclasses import dataclass
 
-from . import ctype_probe, executor
+from . import ctype_probe, elf_symbols, executor
 from . import spec as spec_module
 from .errors import TrebuchetError
 
@@ -119,9 +118,7 @@ def check(spec, plugin, base_names):
 
 
 def _check_symbols(spec, plugin):
-    out = subprocess.run(["nm", "-D", "--defined-only", str(plugin)], capture_output=True,
-                         text=True)
-    defined = {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+    defined = elf_symbols.defined(plugin)
     for key, symbol in spec.datatypes.items():
         if symbol not in defined:
             sources = ", ".join(spec.sources) or "none"
