@@ -128,6 +128,27 @@ def table_markdown(table):
         f" {len(r.summary.violations)} |\n" for r in table)
 
 
+INTRODUCTION = """\
+Each library below was run through the same campaign (`make survey`:
+`trebuchet survey`): the same dictionary of exceptional values, cap and
+seed for all, its own datatypes adding only what its documentation
+describes. Rates are normalized (the mean of the functions' rates).
+"Over acceptable values" counts the cases whose every value the library's
+contract accepts; Corrupt is over a sample of PASS cases run again under
+Valgrind's memcheck (the number checked in brackets). A contract violation
+is a finding whose cases break a promise the documentation makes; each is
+written up in its library's section, with the promise, the smallest case,
+a standalone reproducer and what upstream knows of it.
+"""
+
+
+def text(table):
+    """survey.md: the comparison, then each library's section as written."""
+    return (f"# A survey of {len(table)} C libraries\n\n{INTRODUCTION}\n"
+            + table_markdown(table) + "\n"
+            + "\n".join(r.section.rstrip() + "\n" for r in table))
+
+
 def write(db, out, libraries):
     """Writes the report of the survey's store into out, and its page
     survey.html and text survey.md beside index.html; returns survey.html."""
@@ -143,7 +164,5 @@ def write(db, out, libraries):
     (out / "survey.html").write_text(page)
     (out / "survey.json").write_text(json.dumps(
         dict(libraries=[r.as_dict() for r in table], figure=drawn), indent=1, sort_keys=True))
-    (out / "survey.md").write_text(
-        "# The survey\n\n" + table_markdown(table) + "\n" +
-        "\n".join(r.section.rstrip() + "\n" for r in table))
+    (out / "survey.md").write_text(text(table))
     return out / "survey.html"

@@ -103,7 +103,8 @@ def test_the_page_and_the_text_hold_each_section(surveyed):
     assert 'href="index.html#findings-defects"' in page
     assert 'id="findings-defects"' in (tmp / "report/index.html").read_text()
     text = (tmp / "report/survey.md").read_text()
-    assert text.startswith("# The survey\n\n| library | version | functions |")
+    assert text.startswith("# A survey of 2 C libraries\n\nEach library below was run")
+    assert "\n| library | version | functions |" in text
     assert text.index("## The defects library") < text.index("## The latent library")
 
 
