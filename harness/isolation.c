@@ -54,7 +54,14 @@
 #include "isolation.h"
 #include "isolation_legacy.h"
 
-#define NAMESPACES (CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID)
+/* The mount namespace is not among them: tb_isolate() enters it.  A tool
+ * that follows forks opens its report for the child as it returns from the
+ * fork (Valgrind's --xml-file=%p under `trebuchet memcheck`), and a file
+ * open for writing on a mount keeps it from being made read-only (EBUSY,
+ * with mount_setattr(2) as with mount(2)): opened before the new mount
+ * namespace, the file is on the machine's mount, not on this namespace's
+ * copy of it. */
+#define NAMESPACES (CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID)
 /* The most processes a fork server's PID namespace holds: its slots (at
  * most 256) and what their cases start, with room to spare. */
 #define RUN_PROCESSES 1024
@@ -399,6 +406,8 @@ int tb_isolate(enum tb_isolation level, const char *scratch, const char *share,
 		return share ? link_share(share, err, errlen) : 0;
 	if (level == TB_ISOLATION_USER && map_user(err, errlen))
 		return -1;
+	if (unshare(CLONE_NEWNS))
+		return failed(err, errlen, "entering a mount namespace of", "its own");
 	/* the server works in scratch already, which may have been named
 	 * relative to where the executor was */
 	if (!getcwd(real, sizeof(real)))
