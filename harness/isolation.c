@@ -32,7 +32,9 @@
  * Debian package, nsjail is not packaged).  Done here it costs nothing to
  * install, takes about a millisecond per fork server (bench/throughput.py
  * measures the run's throughput with it on and off), and holds on any
- * Linux from 5.12 (mount_setattr).  Where the kernel or a container
+ * Linux from 5.12 (mount_setattr); where the new mount calls answer ENOSYS
+ * (Valgrind 3.19, older kernels) the same mounts are made with mount(2)
+ * alone (isolation_legacy.c).  Where the kernel or a container
  * refuses the namespaces the run goes on without them (level NONE) and
  * says so once (pool.c).
  */

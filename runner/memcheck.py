@@ -18,10 +18,14 @@ Which errors count, and why the rest are left out:
   routine memcheck replaces (vgpreload_memcheck's strlen, memcpy) is
   counted as the library's, since the call made it.
 
-Valgrind 3.19 (Debian 12) knows none of the new mount calls (open_tree,
-move_mount, mount_setattr) the sandbox is made with: the executor then
-says so and runs its test processes without one, as on any kernel that
-lacks them.  What the store records is the case's outcome under memcheck:
+Each case runs in the sandbox of a plain run, at the same level (the
+closing line says which).  Valgrind 3.19 (Debian 12) knows none of the new
+mount calls (open_tree, move_mount, mount_setattr) and answers ENOSYS; the
+executor then makes the same sandbox with mount(2) alone
+(harness/isolation_legacy.c).  Valgrind writes a report for each process,
+test processes included, into a folder shared with them on purpose
+(TREBUCHET_SHARE, left writable at its own path): the sandbox makes the
+rest of the filesystem read-only.  What the store records is the case's outcome under memcheck:
 a case that no longer passes there (slowed past its timeout, or changed)
 is kept as such and judged neither way."""
 import collections
