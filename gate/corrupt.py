@@ -160,7 +160,7 @@ def gate(result, spec_of, check=True):
     out = CorruptGate()
     wanted = [(f, c) for f in result.compared for c in sorted(baseline.memchecked(f))]
     if check and wanted:
-        out.checked_by_gate = memcheck.run(result.db, run, spec_of(), cases=wanted)
+        out.checked_by_gate = len(memcheck.run(result.db, run, spec_of(), cases=wanted))
     now = _checked_cases(result.db, run, result.compared)
     out.checked = len(now)
     out.not_checked = not now and bool(wanted)

@@ -32,7 +32,9 @@
  * Debian package, nsjail is not packaged).  Done here it costs nothing to
  * install, takes about a millisecond per fork server (bench/throughput.py
  * measures the run's throughput with it on and off), and holds on any
- * Linux from 5.12 (mount_setattr).  Where the kernel or a container
+ * Linux from 5.12 (mount_setattr); where the new mount calls answer ENOSYS
+ * (Valgrind 3.19, older kernels) the same mounts are made with mount(2)
+ * alone (isolation_legacy.c).  Where the kernel or a container
  * refuses the namespaces the run goes on without them (level NONE) and
  * says so once (pool.c).
  */
@@ -52,8 +54,16 @@
 #include <unistd.h>
 
 #include "isolation.h"
+#include "isolation_legacy.h"
 
-#define NAMESPACES (CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID)
+/* The mount namespace is not among them: tb_isolate() enters it.  A tool
+ * that follows forks opens its report for the child as it returns from the
+ * fork (Valgrind's --xml-file=%p under `trebuchet memcheck`), and a file
+ * open for writing on a mount keeps it from being made read-only (EBUSY,
+ * with mount_setattr(2) as with mount(2)): opened before the new mount
+ * namespace, the file is on the machine's mount, not on this namespace's
+ * copy of it. */
+#define NAMESPACES (CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID)
 /* The most processes a fork server's PID namespace holds: its slots (at
  * most 256) and what their cases start, with room to spare. */
 #define RUN_PROCESSES 1024
@@ -153,16 +163,53 @@ static int set_read_only(const char *path, int on, unsigned flags)
 
 /* Binds the directory open at fd over path: by descriptor, since a mount
  * made before may have hidden the directory's own path; with open_tree(2),
- * not through /proc/self/fd, which a chroot may not have. */
+ * not through /proc/self/fd, which a chroot may not have (the fallback
+ * goes through it: isolation_legacy.c). */
 static int bind_fd(int fd, const char *path)
 {
 	int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH), rc;
 
 	if (tree < 0)
-		return -1;
+		return errno == ENOSYS ? tb_legacy_bind(fd, path, 0) : -1;
 	rc = move_mount(tree, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH);
 	close(tree);
 	return rc;
+}
+
+/* The directory open at fd bound onto itself with the mounts under it, and
+ * the working directory moved into the new mount. */
+static int bind_onto_itself(int fd)
+{
+	int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE |
+			     AT_EMPTY_PATH), rc;
+
+	if (tree < 0)
+		return errno == ENOSYS ? tb_legacy_bind_onto_itself(fd) : -1;
+	rc = move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) ||
+	     fchdir(tree) ? -1 : 0;
+	close(tree);
+	return rc;
+}
+
+/* Every mount read-only but those of the paths rw.  mount_setattr(2) does
+ * it in one call; where it answers ENOSYS, mount by mount
+ * (isolation_legacy.c). */
+static int read_only_but(const char **rw, int nrw, char *err, size_t len)
+{
+	char at[PATH_MAX];
+	int i;
+
+	if (set_read_only("/", 1, AT_RECURSIVE)) {
+		if (errno != ENOSYS)
+			return failed(err, len, "making read-only every mount under", "/");
+		if (tb_legacy_read_only_but(rw, nrw, at, sizeof(at)))
+			return failed(err, len, "making read-only the mount at", at);
+		return 0;
+	}
+	for (i = 0; i < nrw; i++)
+		if (set_read_only(rw[i], 0, 0))
+			return failed(err, len, "leaving writable", rw[i]);
+	return 0;
 }
 
 /* Whether "." is the machine's root: its parent is itself. */
@@ -188,7 +235,7 @@ static int at_top(void)
  * same way; only the way out is a chroot's. */
 static int own_root(const char *scratch, char *err, size_t len)
 {
-	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), tree = -1, rc = -1;
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = -1;
 
 	if (root < 0)
 		return failed(err, len, "opening", "/");
@@ -205,17 +252,12 @@ static int own_root(const char *scratch, char *err, size_t len)
 		failed(err, len, "making mounts private above the chroot at", "/");
 		goto out;
 	}
-	tree = open_tree(root, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
-	if (tree < 0 || move_mount(tree, "", root, "", MOVE_MOUNT_F_EMPTY_PATH |
-				   MOVE_MOUNT_T_EMPTY_PATH) ||
-	    fchdir(tree) || chroot(".")) {
+	if (bind_onto_itself(root) || chroot(".")) {
 		failed(err, len, "binding the chroot onto itself at", "/");
 		goto out;
 	}
 	rc = 0;
 out:
-	if (tree >= 0)
-		close(tree);
 	close(root);
 	return rc;
 }
@@ -269,14 +311,30 @@ static int private_dirs(const char *scratch, int scratch_fd, const char **rw, in
 	return rc;
 }
 
-/* The user's share bound at scratch/share (open at fd; its own path may
- * lie under a private /tmp by now). */
-static int bind_share(const char *scratch, int fd, char *at, size_t atlen, char *err, size_t len)
+/* The user's share (open at fd) bound at scratch/share, and at its own
+ * path, as it is reached without a sandbox: its path may lie under a
+ * private /tmp by now (it is then made inside the stand-in).  A checker
+ * that writes from inside test processes (Valgrind's reports under
+ * `trebuchet memcheck`) names its files by that path. */
+static int bind_share(const char *scratch, const char *share, int fd, char *at, size_t atlen,
+		      char *err, size_t len)
 {
 	snprintf(at, atlen, "%s/share", scratch);
 	if ((mkdir(at, 0755) && errno != EEXIST) || bind_fd(fd, at))
 		return failed(err, len, "binding the shared directory at", at);
+	if (make_path(share) || bind_fd(fd, share))
+		return failed(err, len, "binding the shared directory at", share);
 	return 0;
+}
+
+/* Nothing mounted in this namespace may propagate to the machine's. */
+static int private_root(const char *scratch, char *err, size_t len)
+{
+	if (!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 0;
+	if (errno != EINVAL)  /* not "not a mount point" */
+		return failed(err, len, "making mounts private at", "/");
+	return own_root(scratch, err, len);
 }
 
 /* The filesystem read-only but scratch (and share, when given), with
@@ -284,16 +342,9 @@ static int bind_share(const char *scratch, int fd, char *at, size_t atlen, char 
 static int private_filesystem(const char *scratch, const char *share, char *err, size_t len)
 {
 	static char share_at[PATH_MAX + 8];
-	const char *rw[5];
+	const char *rw[TB_LEGACY_MAX_RW];
 	int nrw = 0, fd, share_fd = -1, i;
 
-	/* nothing mounted here may propagate to the machine's namespace */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		if (errno != EINVAL)  /* not "not a mount point" */
-			return failed(err, len, "making mounts private at", "/");
-		if (own_root(scratch, err, len))
-			return -1;
-	}
 	if (share && (share_fd = open(share, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return failed(err, len, "opening the shared directory", share);
 	fd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -302,19 +353,13 @@ static int private_filesystem(const char *scratch, const char *share, char *err,
 	i = private_dirs(scratch, fd, rw, &nrw, err, len);
 	close(fd);
 	if (!i && share_fd >= 0) {
-		i = bind_share(scratch, share_fd, share_at, sizeof(share_at), err, len);
+		i = bind_share(scratch, share, share_fd, share_at, sizeof(share_at), err, len);
 		rw[nrw++] = share_at;
+		rw[nrw++] = share;
 	}
 	if (share_fd >= 0)
 		close(share_fd);
-	if (i)
-		return -1;
-	if (set_read_only("/", 1, AT_RECURSIVE))
-		return failed(err, len, "making read-only every mount under", "/");
-	for (i = 0; i < nrw; i++)
-		if (set_read_only(rw[i], 0, 0))
-			return failed(err, len, "leaving writable", rw[i]);
-	return 0;
+	return i ? -1 : read_only_but(rw, nrw, err, len);
 }
 
 /* pid_max of the PID namespace just made.  Before Linux 6.14 the same file
@@ -363,19 +408,21 @@ int tb_isolate(enum tb_isolation level, const char *scratch, const char *share,
 		return share ? link_share(share, err, errlen) : 0;
 	if (level == TB_ISOLATION_USER && map_user(err, errlen))
 		return -1;
+	if (unshare(CLONE_NEWNS))
+		return failed(err, errlen, "entering a mount namespace of", "its own");
 	/* the server works in scratch already, which may have been named
 	 * relative to where the executor was */
 	if (!getcwd(real, sizeof(real)))
 		return failed(err, errlen, "resolving", scratch);
-	if (private_filesystem(real, share, err, errlen))
+	if (private_root(real, err, errlen))
 		return -1;
-	/* the PID namespace's own processes, for the server's /proc reads */
+	/* the PID namespace's own processes, for the server's /proc reads;
+	 * before the binds, which may go through /proc/self/fd
+	 * (isolation_legacy.c), and the read-only pass, which then covers it */
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return failed(err, errlen, "mounting the PID namespace's", "/proc");
-	if (bound_processes(err, errlen))
+	if (bound_processes(err, errlen) || private_filesystem(real, share, err, errlen))
 		return -1;
-	if (set_read_only("/proc", 1, 0))
-		return failed(err, errlen, "making read-only", "/proc");
 	/* the working directory was on the mount now read-only: into the
 	 * writable one, where test processes make their slots */
 	if (chdir(real))

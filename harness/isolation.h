@@ -24,11 +24,13 @@ const char *tb_isolation_name(enum tb_isolation level);
 enum tb_isolation tb_isolation_best(void);
 
 /* fork(), into new namespaces at level (a plain fork() at NONE): the child
- * is the first process of its PID namespace.  As fork(). */
+ * is the first process of its PID namespace; it enters its mount namespace
+ * in tb_isolate() (isolation.c says why).  As fork(). */
 pid_t tb_isolation_fork(enum tb_isolation level);
 
 /* In the child of tb_isolation_fork(), working in the run's scratch
- * directory scratch (its name, for messages): makes the filesystem read-only but scratch, gives
+ * directory scratch (its name, for messages): enters a mount namespace of
+ * its own, makes the filesystem read-only but scratch, gives
  * /tmp, /var/tmp and /dev/shm private directories inside it, mounts the
  * PID namespace's /proc, moves into the writable scratch and, at USER,
  * drops capabilities.  share, when not NULL, is the absolute path of a

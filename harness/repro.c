@@ -52,7 +52,8 @@ static void print_ret(const struct tb_function *fn, const struct tb_result *r, F
 		fprintf(out, "%.17g", d);
 }
 
-static void print_result(const struct tb_target *t, const struct tb_result *r, FILE *out)
+static void print_result(const struct tb_target *t, const struct tb_result *r,
+			 enum tb_isolation sandbox, FILE *out)
 {
 	const struct tb_planned_function *pf = &t->functions[r->fn];
 	int values[TB_MAX_PARAMS], i;
@@ -77,7 +78,8 @@ static void print_result(const struct tb_target *t, const struct tb_result *r, F
 	 * symbolizes them); "" when it left none */
 	fputs(", \"frames\": ", out);
 	print_bytes(r->site.frames, r->site_len ? r->site.frames_len : 0, out);
-	fputs("}\n", out);
+	/* the level the case ran at: a run under a tool (memcheck) says it */
+	fprintf(out, ", \"sandbox\": \"%s\"}\n", tb_isolation_name(sandbox));
 }
 
 int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
@@ -110,7 +112,7 @@ int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
 		received += (size_t)k;
 	}
 	for (received = 0; received < n; received++)
-		print_result(t, &results[received], out);
+		print_result(t, &results[received], pool->isolation, out);
 	rc = 0;
 out:
 	free(results);

@@ -268,14 +268,15 @@ def cmd_memcheck(args):
     for target, run, spec in chosen:
         progress = _memcheck_progress(target) if sys.stderr.isatty() and not args.quiet else None
         started = time.monotonic()
-        n = memcheck.run(args.db, run, spec, functions, None if args.all else args.sample,
-                         args.seed, args.jobs, progress)
+        checked = memcheck.run(args.db, run, spec, functions, None if args.all else args.sample,
+                               args.seed, args.jobs, progress)
         with contextlib.closing(store.connect(args.db)) as after:
-            print(memcheck.summary_text(after, run, target,
-                                        metrics.RunInfo.read(after, run).target_arg))
+            info = metrics.RunInfo.read(after, run)
+            print(memcheck.summary_text(after, run, target, info.target_arg))
         if not args.quiet:
-            print(f"  ({metrics.plural(n, 'case')} checked now in"
-                  f" {time.monotonic() - started:.0f} s)")
+            print(f"  ({metrics.plural(len(checked), 'case')} checked now in"
+                  f" {time.monotonic() - started:.0f} s"
+                  + (f"; {memcheck.sandbox_text(checked, info.sandbox)})" if checked else ")"))
     return Exit.OK
 
 

@@ -18,12 +18,17 @@ Which errors count, and why the rest are left out:
   routine memcheck replaces (vgpreload_memcheck's strlen, memcpy) is
   counted as the library's, since the call made it.
 
-Valgrind 3.19 (Debian 12) knows none of the new mount calls (open_tree,
-move_mount, mount_setattr) the sandbox is made with: the executor then
-says so and runs its test processes without one, as on any kernel that
-lacks them.  What the store records is the case's outcome under memcheck:
+Each case runs in the sandbox of a plain run, at the same level (the
+closing line says which).  Valgrind 3.19 (Debian 12) knows none of the new
+mount calls (open_tree, move_mount, mount_setattr) and answers ENOSYS; the
+executor then makes the same sandbox with mount(2) alone
+(harness/isolation_legacy.c).  Valgrind writes a report for each process,
+test processes included, into a folder shared with them on purpose
+(TREBUCHET_SHARE, left writable at its own path): the sandbox makes the
+rest of the filesystem read-only.  What the store records is the case's outcome under memcheck:
 a case that no longer passes there (slowed past its timeout, or changed)
 is kept as such and judged neither way."""
+import collections
 import concurrent.futures
 import json
 import os
@@ -68,6 +73,8 @@ class Checked:
     what: str = None
     frames: str = None     # "function (object) file:line", one a line
     seconds: float = 0.0
+    sandbox: str = None    # the level its executor ran at
+    refused: str = None    # why none, where the sandbox was refused
 
     @property
     def corrupt(self):
@@ -110,6 +117,23 @@ def cases_to_check(conn, run, functions, sample, seed):
     return chosen
 
 
+def command(plugin, function, case, dictionary, timeout_s, folder):
+    """(argv, environment) of one case's executor under memcheck, in a
+    folder of its own: the executor makes its scratch directory there
+    (TMPDIR), and Valgrind writes each process's report into
+    folder/reports, shared with test processes (TREBUCHET_SHARE) since the
+    sandbox leaves that alone writable, at its own path, beside their
+    scratch directory; one fork server (--jobs 1), since Valgrind names a
+    report by the pid, and every server's processes count from 1 in a PID
+    namespace of its own."""
+    reports = Path(folder) / "reports"
+    argv = VALGRIND + ["--xml=yes", f"--xml-file={reports}/%p.xml", executor._exec_path(),
+                       "--plugin", str(plugin), "--functions", function, "--case", str(case),
+                       "--timeout", str(timeout_s), "--jobs", "1"]
+    argv += ["--dictionary", dictionary] if dictionary else []
+    return argv, dict(os.environ, TMPDIR=str(folder), TREBUCHET_SHARE=str(reports))
+
+
 def check_case(plugin, function, case, dictionary, timeout_s):
     """Runs one case under memcheck; Checked."""
     if shutil.which(VALGRIND[0]) is None:
@@ -117,25 +141,29 @@ def check_case(plugin, function, case, dictionary, timeout_s):
                              " against a baseline that lists memchecked cases needs it too,"
                              " unless --no-memcheck)")
     started = time.monotonic()
+    # the scratch directory in a folder of this case's own: an executor
+    # sweeps the scratch left by dead ones, and one under valgrind, whose
+    # process is named memcheck-amd64-linux, looks dead to the others
     with tempfile.TemporaryDirectory(prefix="trebuchet-memcheck-") as tmp:
-        command = VALGRIND + ["--xml=yes", f"--xml-file={tmp}/%p.xml", executor._exec_path(),
-                              "--plugin", str(plugin), "--functions", function, "--case", str(case),
-                              "--timeout", str(timeout_s)]
-        command += ["--dictionary", dictionary] if dictionary else []
-        # the scratch directory in a folder of this case's own: an executor
-        # sweeps the scratch left by dead ones, and one under valgrind, whose
-        # process is named memcheck-amd64-linux, looks dead to the others
-        done = subprocess.run(command, capture_output=True, text=True,
-                              timeout=timeout_s * 2 + 120, env=dict(os.environ, TMPDIR=tmp))
+        argv, env = command(plugin, function, case, dictionary, timeout_s, tmp)
+        (Path(tmp) / "reports").mkdir()
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s * 2 + 120,
+                              env=env)
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         if done.returncode != 0 or len(lines) != 1:
             raise TrebuchetError(f"memcheck of {function} case {case} failed: "
                                  f"{(done.stderr.strip().splitlines() or ['no output'])[-1]}")
-        outcome = json.loads(lines[0])["outcome"]
-        first = _first_error(Path(tmp), function)
+        result = json.loads(lines[0])
+        first = _first_error(Path(tmp) / "reports", function)
     seconds = time.monotonic() - started
-    return Checked(function, case, outcome, *first, seconds=seconds) if first else \
-        Checked(function, case, outcome, seconds=seconds)
+    return Checked(function, case, result["outcome"], *(first or ()), seconds=seconds,
+                   sandbox=result["sandbox"], refused=_refused(done.stderr))
+
+
+def _refused(stderr):
+    """The executor's reason for running without a sandbox, or None."""
+    return next((line.split(": ", 1)[1] for line in stderr.splitlines()
+                 if line.startswith("trebuchet-exec: no sandbox: ")), None)
 
 
 def _first_error(folder, function):
@@ -190,14 +218,15 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
         progress=None, cases=None):
     """Checks the run's chosen PASS cases (cases: these [(function, case)]
     alone, where they passed), storing each as it ends (an interrupted
-    memcheck goes on where it stopped); returns how many were checked now."""
+    memcheck goes on where it stopped); returns those checked now,
+    [Checked]."""
     conn = store.connect(db)
     info = conn.execute("SELECT dictionary, timeout_ms FROM runs WHERE id = ?", (run_id,)).fetchone()
     chosen = (cases_to_check(conn, run_id, functions, sample, seed) if cases is None
               else named_cases(conn, run_id, cases))
     conn.close()
     if not chosen:
-        return 0
+        return []
     plugin = build.build_plugin(spec, quiet=True)
     timeout_s = timeout_under_memcheck(info["timeout_ms"])
     lock = store.writer_lock(db)
@@ -206,8 +235,10 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
         with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count()) as pool:
             futures = [pool.submit(check_case, plugin, f, c, info["dictionary"], timeout_s)
                        for f, c in chosen]
+            checked = []
             for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 c = future.result()
+                checked.append(c)
                 writer.execute("INSERT INTO memcheck VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                (run_id, c.function, c.case, int(c.corrupt), c.outcome, c.kind,
                                 c.what, c.frames, round(c.seconds, 3)))
@@ -217,7 +248,21 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     finally:
         writer.close()
         os.close(lock)
-    return len(chosen)
+    return checked
+
+
+def sandbox_text(checked, run_level):
+    """The sandbox the cases ran in, as a run's closing line says it
+    ("sandbox full"; with how many at each level where they differ), and
+    where the executor was refused one, how many and its reason."""
+    levels = collections.Counter(c.sandbox for c in checked)
+    text = "sandbox " + ", ".join(f"{level} ({n})" if len(levels) > 1 else level
+                                  for level, n in levels.most_common())
+    refused = [c for c in checked if c.refused]
+    if refused:
+        text += (f"; {plural(len(refused), 'case')} refused one (the run's: {run_level}):"
+                 f" {refused[0].refused}")
+    return text
 
 
 def timeout_under_memcheck(timeout_ms):

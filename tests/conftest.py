@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 TREBUCHET = Path(sys.executable).parent / "trebuchet"
 
 
-def trebuchet(*args, cwd=None, env=None, check=True):
-    """Runs the CLI; returns the CompletedProcess (text output captured)."""
+def trebuchet(*args, cwd=None, env=None, check=True, wrap=()):
+    """Runs the CLI (under the command wrap, when given); returns the
+    CompletedProcess (text output captured)."""
     full_env = dict(os.environ, **(env or {}))
-    result = subprocess.run([str(TREBUCHET), *map(str, args)], cwd=cwd, env=full_env,
+    result = subprocess.run([*map(str, wrap), str(TREBUCHET), *map(str, args)], cwd=cwd,
+                            env=full_env,
                             capture_output=True, text=True)
     if check and result.returncode != 0:
         raise AssertionError(f"trebuchet {' '.join(map(str, args))} exited "
