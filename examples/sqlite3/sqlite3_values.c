@@ -386,3 +386,22 @@ const struct tb_datatype tb_type_sqlite3_mem = {
 	.ctype = "void *",
 	.values = mem_values,
 };
+
+/* ---- sql_name: names of databases, tables and columns ---- */
+
+static const struct tb_value sql_name_values[] = {
+	{ .name = "MAIN", .constant.ptr = (void *)"main", .desc = "\"main\": the main database" },
+	{ .name = "TEMP", .constant.ptr = (void *)"temp", .desc = "\"temp\": the temporary database" },
+	{ .name = "TABLE_T", .constant.ptr = (void *)"t", .desc = "\"t\": the table every connection holds" },
+	{ .name = "COLUMN_A", .constant.ptr = (void *)"a", .desc = "\"a\": an INTEGER column of t" },
+	{ .name = "ROWID", .constant.ptr = (void *)"rowid", .desc = "\"rowid\": t's implicit rowid" },
+	{ .name = "NOSUCH", .constant.ptr = (void *)"nosuch", .desc = "\"nosuch\": names nothing" },
+	{ 0 },
+};
+
+const struct tb_datatype tb_type_sql_name = {
+	.name = "sql_name",
+	.parent = &tb_type_string,
+	.ctype = "const char *",
+	.values = sql_name_values,
+};
