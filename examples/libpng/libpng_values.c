@@ -478,3 +478,112 @@ const struct tb_datatype tb_type_png_path = {
 	.ctype = "const char *",
 	.values = path_values,
 };
+
+/* ---- png_destroy_refs: png_structpp, png_infopp, png_infopp ---- */
+
+/* each pointed-to handle lives in a guarded block of its own */
+static void *ref(void *handle)
+{
+	void **r = tb_guarded_block(sizeof(void *));
+
+	if (r)
+		*r = handle;
+	return r;
+}
+
+/* the read struct and info of `stage`, an end info of the same struct when
+ * `end`: what libpng(3)'s png_destroy_read_struct(&png_ptr, &info_ptr,
+ * &end_info) passes */
+static int refs(union tb_arg *out, enum stage s, int info, int end)
+{
+	png_structp png;
+	png_infop in;
+
+	if (walk(s, &png, &in))
+		return -1;
+	out[0].ptr = ref(png);
+	out[1].ptr = info ? ref(in) : NULL;
+	out[2].ptr = end ? ref(png_create_info_struct(png)) : NULL;
+	return out[0].ptr && (!info || out[1].ptr) && (!end || out[2].ptr) ? 0 : -1;
+}
+
+static int refs_new(union tb_arg *out) { return refs(out, CREATED, 1, 1); }
+static int refs_info_read(union tb_arg *out) { return refs(out, INFO_READ, 1, 1); }
+static int refs_ended(union tb_arg *out) { return refs(out, ENDED, 1, 1); }
+static int refs_in_error(union tb_arg *out) { return refs(out, IN_ERROR, 1, 0); }
+static int refs_no_end(union tb_arg *out) { return refs(out, INFO_READ, 1, 0); }
+static int refs_only_png(union tb_arg *out) { return refs(out, CREATED, 0, 0); }
+
+static int refs_to_null(union tb_arg *out)
+{
+	out[0].ptr = ref(NULL);
+	out[1].ptr = ref(NULL);
+	out[2].ptr = NULL;
+	return out[0].ptr && out[1].ptr ? 0 : -1;
+}
+
+static int refs_null(union tb_arg *out)
+{
+	out[0].ptr = out[1].ptr = out[2].ptr = NULL;
+	return 0;
+}
+
+/* the info struct of another read struct */
+static int refs_other_info(union tb_arg *out)
+{
+	png_structp png;
+	png_infop in;
+
+	if (refs(out, INFO_READ, 0, 0) || walk(CREATED, &png, &in))
+		return -1;
+	return (out[1].ptr = ref(in)) ? 0 : -1;
+}
+
+/* a read struct destroyed once already, its address kept */
+static int refs_destroyed(union tb_arg *out)
+{
+	png_structp png;
+	png_infop in;
+	void **r;
+
+	if (walk(CREATED, &png, &in) || !(r = tb_guarded_block(sizeof(void *))))
+		return -1;
+	*r = png;
+	png_destroy_read_struct(&png, &in, NULL);
+	out[0].ptr = r;
+	out[1].ptr = out[2].ptr = NULL;
+	return 0;
+}
+
+static int refs_garbage(union tb_arg *out)
+{
+	out[0].ptr = ref(tb_garbage_block(2048));
+	out[1].ptr = out[2].ptr = NULL;
+	return out[0].ptr ? 0 : -1;
+}
+
+static const struct tb_value refs_values[] = {
+	{ .name = "NEW", .setup = refs_new, .desc = "&png_ptr, &info_ptr, &end_info of a new read struct" },
+	{ .name = "INFO_READ", .setup = refs_info_read, .desc = "the same after png_read_info" },
+	{ .name = "ENDED", .setup = refs_ended, .desc = "the same after png_read_end" },
+	{ .name = "IN_ERROR", .setup = refs_in_error,
+	  .desc = "&png_ptr, &info_ptr, NULL after png_read_info longjmp'd (libpng(3), Setup)" },
+	{ .name = "NO_END", .setup = refs_no_end, .desc = "&png_ptr, &info_ptr, NULL after png_read_info" },
+	{ .name = "ONLY_PNG", .setup = refs_only_png, .desc = "&png_ptr, NULL, NULL of a new read struct" },
+	{ .name = "TO_NULL", .setup = refs_to_null, .desc = "&png_ptr and &info_ptr holding NULL, NULL" },
+	{ .name = "NULL_ALL", .setup = refs_null, .desc = "NULL, NULL, NULL" },
+	{ .name = "OTHER_INFO", .setup = refs_other_info,
+	  .desc = "&png_ptr after png_read_info, &info_ptr of another read struct, NULL" },
+	{ .name = "DESTROYED", .setup = refs_destroyed, .misuse = 1,
+	  .desc = "&png_ptr holding a read struct destroyed already, NULL, NULL" },
+	{ .name = "GARBAGE", .setup = refs_garbage, .misuse = 1,
+	  .desc = "&png_ptr holding 2 KiB of random bytes, NULL, NULL" },
+	{ 0 },
+};
+
+const struct tb_datatype tb_type_png_destroy_refs = {
+	.name = "png_destroy_refs",
+	.ctype = "png_structpp, png_infopp, png_infopp",
+	.span = 3,
+	.values = refs_values,
+};
