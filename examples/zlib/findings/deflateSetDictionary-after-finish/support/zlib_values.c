@@ -59,6 +59,27 @@ static int stream(union tb_arg *out, z_stream *s)
 
 /* ---- deflate_stream ---- */
 
+/* a stream as an application may leave its output fields: no room
+ * (zlib.h:356-357 "no progress is possible"), next_out Z_NULL (zlib.h:354-355
+ * "inconsistent"), or avail_out twice the room next_out has */
+enum output { NO_ROOM, NULL_OUT, OUT_PAST_END };
+
+static int with_output(union tb_arg *out, z_stream *s, enum output how)
+{
+	if (!s)
+		return -1;
+	if (how == NO_ROOM)
+		s->avail_out = 0;
+	else if (how == NULL_OUT)
+		s->next_out = Z_NULL;
+	else if (!(s->next_out = tb_guarded_block(64)))
+		return -1;
+	else
+		s->avail_out = 128;
+	return stream(out, s);
+}
+
+
 static z_stream *deflating(void)
 {
 	z_stream *s = new_stream();
@@ -109,39 +130,9 @@ static int setup_d_ended(union tb_arg *out)
 	return stream(out, s);
 }
 
-/* avail_out 0: zlib.h:352 "no progress is possible" */
-static int setup_d_no_room(union tb_arg *out)
-{
-	z_stream *s = deflating();
-
-	if (!s)
-		return -1;
-	s->avail_out = 0;
-	return stream(out, s);
-}
-
-/* next_out Z_NULL: zlib.h:354 "inconsistent" */
-static int setup_d_null_out(union tb_arg *out)
-{
-	z_stream *s = deflating();
-
-	if (!s)
-		return -1;
-	s->next_out = Z_NULL;
-	return stream(out, s);
-}
-
-/* avail_out says twice the room next_out has */
-static int setup_d_out_past_end(union tb_arg *out)
-{
-	z_stream *s = deflating();
-
-	if (!s)
-		return -1;
-	s->next_out = tb_guarded_block(64);
-	s->avail_out = 128;
-	return s->next_out ? stream(out, s) : -1;
-}
+static int setup_d_no_room(union tb_arg *out) { return with_output(out, deflating(), NO_ROOM); }
+static int setup_d_null_out(union tb_arg *out) { return with_output(out, deflating(), NULL_OUT); }
+static int setup_d_out_past_end(union tb_arg *out) { return with_output(out, deflating(), OUT_PAST_END); }
 
 static int setup_garbage(union tb_arg *out)
 {
@@ -282,36 +273,9 @@ static int setup_i_ended(union tb_arg *out)
 	return stream(out, s);
 }
 
-static int setup_i_no_room(union tb_arg *out)
-{
-	z_stream *s = inflating();
-
-	if (!s)
-		return -1;
-	s->avail_out = 0;
-	return stream(out, s);
-}
-
-static int setup_i_null_out(union tb_arg *out)
-{
-	z_stream *s = inflating();
-
-	if (!s)
-		return -1;
-	s->next_out = Z_NULL;
-	return stream(out, s);
-}
-
-static int setup_i_out_past_end(union tb_arg *out)
-{
-	z_stream *s = inflating();
-
-	if (!s)
-		return -1;
-	s->next_out = tb_guarded_block(64);
-	s->avail_out = 128;
-	return s->next_out ? stream(out, s) : -1;
-}
+static int setup_i_no_room(union tb_arg *out) { return with_output(out, inflating(), NO_ROOM); }
+static int setup_i_null_out(union tb_arg *out) { return with_output(out, inflating(), NULL_OUT); }
+static int setup_i_out_past_end(union tb_arg *out) { return with_output(out, inflating(), OUT_PAST_END); }
 
 static const struct tb_value inflate_values[] = {
 	{ .name = "NEW", .setup = setup_i_new,
