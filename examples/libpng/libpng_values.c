@@ -63,7 +63,10 @@ static int write_file(const char *name, const unsigned char *bytes, size_t n)
 enum stage { CREATED, WITH_IO, INFO_READ, UPDATED, ROWS_READ, ENDED, CORRUPT_IO, IN_ERROR };
 
 /* a read struct and its info struct at `stage`; the jmp_buf is set around
- * each step, as libpng(3) asks; a step that errs is a value not built */
+ * the steps, as libpng(3) asks; a step that errs is a value not built.  That
+ * jmp_buf dies with this frame: every tested call that can err sets its own
+ * first (libpng_calls.c), and the others (getters, png_init_io,
+ * png_create_info_struct, png_destroy_read_struct) never png_error. */
 static int walk(enum stage stage, png_structp *pp, png_infop *ip)
 {
 	static unsigned char row[ROW_BYTES];
