@@ -193,10 +193,13 @@ def _first_error(folder, function):
 
 
 def _source(frame):
-    """A frame's source file, with its folder where memcheck gives it: the
-    gate's SARIF places a Corrupt defect on it, as findings place a crash."""
+    """A frame's source file, with its folder where memcheck gives it one
+    of this machine's: the gate's SARIF places a Corrupt defect on it, as
+    findings place a crash."""
     file, folder = frame.findtext("file"), frame.findtext("dir")
-    return str(Path(folder) / file) if file and folder else file
+    # a folder relative to the library's build tree (glibc's "libio" for
+    # libio/clearerr.c) would say a path that exists nowhere here
+    return str(Path(folder) / file) if file and folder and Path(folder).is_absolute() else file
 
 
 def _frame_text(frame):
