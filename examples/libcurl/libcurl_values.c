@@ -66,6 +66,11 @@ static int setup_u_ipv6(union tb_arg *out)
 	return ptr_or_fail(out, url_with("http://[fe80::1%25eth0]:81/x"), "curl_url_set(IPv6 URL)");
 }
 
+static int setup_u_encoded(union tb_arg *out)
+{
+	return ptr_or_fail(out, url_with("http://example.com/a%00b?q=%01"), "curl_url_set(URL with %00 and %01)");
+}
+
 static int setup_u_dup(union tb_arg *out)
 {
 	CURLU *u = url_with(FULL_URL);
@@ -99,6 +104,8 @@ static const struct tb_value curlu_values[] = {
 	{ .name = "EMPTY", .setup = setup_u_empty, .desc = "curl_url(): no part set" },
 	{ .name = "WITH_URL", .setup = setup_u_url, .desc = "curl_url_set(URL, \"" FULL_URL "\")" },
 	{ .name = "WITH_IPV6", .setup = setup_u_ipv6, .desc = "curl_url_set(URL, \"http://[fe80::1%25eth0]:81/x\"): a zone id" },
+	{ .name = "ENCODED_CONTROLS", .setup = setup_u_encoded,
+	  .desc = "curl_url_set(URL, \"http://example.com/a%00b?q=%01\"): control bytes, URL encoded" },
 	{ .name = "DUPLICATE", .setup = setup_u_dup, .desc = "curl_url_dup of WITH_URL" },
 	{ .name = "PARTS_ONLY", .setup = setup_u_parts, .desc = "scheme ftp, host example.org, path /pub set one by one" },
 	{ .name = "CLEANED_UP", .setup = setup_u_cleaned, .desc = "WITH_URL, then curl_url_cleanup", .misuse = 1 },
