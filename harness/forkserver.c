@@ -36,6 +36,7 @@
 
 #include "clock.h"
 #include "crashsite.h"
+#include "channel.h"
 #include "forkserver.h"
 #include "outcome.h"
 #include "scratch.h"
@@ -587,6 +588,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
+	tb_channel_set(records, cfg->jobs);
 	/* after the sandbox, which resets every signal's disposition */
 	if (cfg->crash_sites && tb_crashsite_install(records, cfg->jobs))
 		die("installing the crash handler");
