@@ -13,7 +13,7 @@ from .draft_render import symbol
 _PRELUDE = """\
 /*
  * Datatypes drafted by `trebuchet init` for {target}: review them
- * (docs/datatypes.md, "Reviewing a draft from trebuchet init").
+ * (trebuchet's README, "Reviewing a draft from trebuchet init").
 {summary} */
 {includes}#include <stdint.h>
 #include <string.h>
