@@ -86,15 +86,19 @@ class NewDefect:
 
     @property
     def fingerprint(self):
-        """Stable across commits and machines: target and defect, no line."""
-        key = "/".join((self.target,) + self.representative.defect)
-        return hashlib.sha256(key.encode()).hexdigest()[:16]
+        return fingerprint(self.target, self.representative.defect)
 
     @property
     def reruns_said(self):
         corrupt = sum(r.corrupt for r in self.reruns)
         return f"Corrupt again on {corrupt} of {len(self.reruns)} reruns" if self.reruns \
             else "not run again (--confirm 0)"
+
+
+def fingerprint(target, defect):
+    """A Corrupt defect's, stable across commits and machines: target and
+    defect (function, kind, where), no line."""
+    return hashlib.sha256("/".join((target,) + tuple(defect)).encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -106,6 +110,7 @@ class CorruptGate:
     still: int = 0            # Corrupt in both
     fixed: list = field(default_factory=list)  # the baseline's Corrupt case lines, clean now
     not_checked: bool = False  # --no-memcheck, and the store held none of the run's
+    corrupt_defects: set = field(default_factory=set)  # the defects Corrupt now
 
     @property
     def confirmed(self):
@@ -114,6 +119,16 @@ class CorruptGate:
     @property
     def flaky(self):
         return [d for d in self.new if not d.confirmed]
+
+    def fixed_defects(self):
+        """[(defect, [case lines])] of the baseline's defects with a case
+        clean now and none Corrupt now: what code scanning may close."""
+        out = {}
+        for line in self.fixed:
+            defect = defect_of_line(line)
+            if defect not in self.corrupt_defects:
+                out.setdefault(defect, []).append(line)
+        return sorted(out.items())
 
 
 def _checked_cases(db, run, functions):
@@ -166,6 +181,7 @@ def gate(result, spec_of, check=True):
     out.not_checked = not now and bool(wanted)
     known = {defect_of_line(c) for c in baseline.corrupt.values()}
     new = collections.OrderedDict()
+    out.corrupt_defects = {c.defect for c in now.values() if c}
     for key, case in sorted(now.items()):
         before = baseline.corrupt.get(key)
         if case is None:
@@ -214,8 +230,12 @@ def text(result, limit):
     if len(g.new) > limit:
         lines.append(f"  ... and {len(g.new) - limit} more new defects (--junit lists every one)")
     if g.fixed:
+        where = ", ".join(f"{f} {n}" for f, n in sorted(collections.Counter(
+            c["function"] for c in g.fixed).items()))
+        when = "once the new ones are dealt with, " if result.failed else ""
         lines.append(f"  fixed: {_plural(len(g.fixed), 'case')} Corrupt in the baseline and "
-                     f"clean now; `{result.baseline_command()}` updates the baseline")
+                     f"clean now ({where}); {when}`{result.baseline_command()}` updates the"
+                     f" baseline")
     return lines
 
 

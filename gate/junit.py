@@ -103,6 +103,21 @@ def _fixed(suite, result):
             ET.SubElement(case, "system-out").text = said + "\n"
 
 
+def _corrupt_fixed(suite, result):
+    """A testcase per Corrupt case fixed (Corrupt in the baseline, clean
+    under memcheck now), as for a fixed crash."""
+    for c in result.corrupt.fixed if result.corrupt else ():
+        case = ET.SubElement(suite, "testcase", classname=f"{result.target}.{c['function']}",
+                             name=f"{c['function']} case {c['case']} Corrupt fixed", time="0")
+        said = (f"{c['function']}({', '.join(c['values'])}) case {c['case']}: {c['kind']} in "
+                f"{c['at']} in the baseline, clean under memcheck now; "
+                f"`{result.baseline_command()}` updates the baseline")
+        if result.fail_on_fixed:
+            ET.SubElement(case, "failure", type="fixed", message=said)
+        else:
+            ET.SubElement(case, "system-out").text = said + "\n"
+
+
 def write(result, path):
     confirmed, flaky, found = {}, {}, {}
     for n in result.new:
@@ -118,8 +133,10 @@ def write(result, path):
     functions = sorted(set(result.compared) | set(skipped) | set(result.changed))
     failing = sum(1 for f in result.compared if f in found or f in corrupted or
                   not result.by_finding and (f in confirmed or result.fail_on_flaky and f in flaky))
-    failing += len(result.fixed) if result.fail_on_fixed else 0
-    tests, errors = str(len(functions) + len(result.fixed)), str(len(result.changed))
+    corrupt_fixed = len(result.corrupt.fixed) if result.corrupt else 0
+    failing += len(result.fixed) + corrupt_fixed if result.fail_on_fixed else 0
+    tests = str(len(functions) + len(result.fixed) + corrupt_fixed)
+    errors = str(len(result.changed))
     root = ET.Element("testsuites", name="trebuchet gate", tests=tests,
                       failures=str(failing), errors=errors, time=f"{result.seconds:.3f}")
     suite = ET.SubElement(root, "testsuite", name=result.target, tests=tests,
@@ -154,5 +171,6 @@ def write(result, path):
                           "the baseline: not compared").text = \
                 result.baseline_command([function]) + "\n"
     _fixed(suite, result)
+    _corrupt_fixed(suite, result)
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)

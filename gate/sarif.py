@@ -138,6 +138,21 @@ def _corrupt_result(result, spec, d, root):
                         representative=dict(function=c.function, case=c.case, values=c.values)))
 
 
+def _corrupt_fixed_result(result, spec, defect, lines):
+    """A Corrupt defect of the baseline none of whose cases is Corrupt now:
+    absent, a pass, under the fingerprint its alert had."""
+    function, kind, at = defect
+    text = (f"{kind} in {at} ({function}), Corrupt in the baseline on "
+            f"{len(lines)} case{'s' if len(lines) != 1 else ''} memcheck judges clean now. "
+            f"Update the baseline: {result.baseline_command()}")
+    return dict(ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], kind="pass", level="none",
+                baselineState="absent", message=dict(text=text),
+                locations=_case_place(result, spec, function),
+                partialFingerprints={"trebuchetCorrupt/v1": corrupt_gate.fingerprint(
+                    result.target, defect)},
+                properties=dict(kind=kind, at=at, cases=[c["case"] for c in lines], fixed=True))
+
+
 def _case_place(result, spec, function):
     """A case's locations: the function's entry in the spec, and the function."""
     return [dict(_spec_place(spec, function), logicalLocations=[dict(
@@ -183,6 +198,9 @@ def document(result, spec, version, root=None):
         results = [_result(result, spec, n) for n in result.confirmed]
     results += [_corrupt_result(result, spec, d, root) for d in corrupt_gate.counted(result)]
     results += [_fixed_result(result, spec, c) for c in result.fixed]
+    if result.corrupt:
+        results += [_corrupt_fixed_result(result, spec, defect, lines)
+                    for defect, lines in result.corrupt.fixed_defects()]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -193,7 +211,8 @@ def document(result, spec, version, root=None):
                               workingDirectory=dict(uri=Path.cwd().as_uri() + "/"))],
             properties=dict(baseline=result.baseline.path, store=result.db, run=result.info.id,
                             library=result.info.target_version,
-                            flaky=len(result.flaky), fixed=len(result.fixed)),
+                            flaky=len(result.flaky), fixed=len(result.fixed),
+                            corrupt_fixed=len(result.corrupt.fixed) if result.corrupt else 0),
             results=results)],
     }
 

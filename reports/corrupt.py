@@ -41,3 +41,26 @@ def corrupt_targets(sources, newest_by_dictionary):
                 [(metrics.RunInfo.read(conn, run), db)],
                 "Valgrind's memcheck, over a sample of its PASS cases"))
     return out
+
+
+def acceptable_rate(conn, run):
+    """(normalized Corrupt rate in percent, cases judged) over the judged
+    cases whose every value the contract accepts (run_values, as
+    findings_store.acceptable_rate reads it): a freed or garbage handle the
+    caller passed makes a use after free the caller's, not the library's.
+    (None, 0) when no such case was judged."""
+    verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
+        "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
+    per = {}
+    for function, values, corrupt in conn.execute(
+            "SELECT m.function, r.value_names, m.corrupt FROM memcheck m"
+            " JOIN results r USING (run_id, function, case_index)"
+            " WHERE m.run_id = ? AND m.outcome = 'PASS'", (run,)):
+        names = values.split(" ") if values else []
+        if all(verdict.get((function, i, v), 1) for i, v in enumerate(names)):
+            judged, count = per.get(function, (0, 0))
+            per[function] = (judged + 1, count + corrupt)
+    if not per:
+        return None, 0
+    return (metrics._mean(100.0 * c / j for j, c in per.values()),
+            sum(j for j, _ in per.values()))

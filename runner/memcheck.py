@@ -329,6 +329,10 @@ def summary_text(conn, run_id, target, target_arg):
                      f" (95% interval {low:.1f}% to {high:.1f}%)"
                      + (f"; {unjudged[f.name]} no longer PASS under memcheck"
                         if f.name in unjudged else ""))
+    judged = {f.name for f in functions}
+    for name in sorted(names - judged):  # every case checked changed outcome there
+        lines.append(f"  {name}: none judged; {plural(unjudged[name], 'case')} no longer PASS"
+                     f" under memcheck")
     for kind, n, (function, case, what, frames) in kinds(conn, run_id):
         lines.append(f"  {KINDS[kind]} ({kind}): {plural(n, 'case')}, e.g. {function} case {case}:"
                      f" {what}")

@@ -78,7 +78,8 @@ def test_a_new_defect_fails_the_gate_and_known_ones_do_not(gated):
     assert lines[at + 2] == (f"    trebuchet repro --memcheck --target {SPEC} --function cl_copy"
                              f" --case {first}")
     assert any(l.startswith(f"  fixed: {len(checked['cl_fixed'])} cases Corrupt in the baseline"
-                            " and clean now; `trebuchet baseline --db ") for l in lines)
+                            f" and clean now (cl_fixed {len(checked['cl_fixed'])}); once the new"
+                            " ones are dealt with, `trebuchet baseline --db ") for l in lines)
     assert lines[-1] == "gate failed: 1 confirmed new Corrupt defect"
 
 
@@ -97,10 +98,16 @@ def test_its_repro_command_shows_the_write(gated):
     assert f"at cl_copy (libcorrupt.so) {ROOT}/tests/corruptlib/corruptlib.c:42" in shown
 
 
-def test_junit_and_sarif_carry_the_defect(gated):
-    tmp, _, _ = gated
+def test_junit_and_sarif_carry_the_defect_and_the_fixed_one(gated):
+    tmp, baseline, _ = gated
+    checked = {f: c["memchecked"] for f, c in baseline["functions"].items()}
     suite = junit_valid(tmp / "gate.xml").find("testsuite")
     assert suite.get("failures") == "1"
+    fixed = [c for c in suite.iter("testcase") if c.get("name").endswith("Corrupt fixed")]
+    assert [c.get("name") for c in fixed] == [f"cl_fixed case {i} Corrupt fixed"
+                                              for i in checked["cl_fixed"]]
+    assert all("UninitCondition in cl_fixed in the baseline, clean under memcheck now"
+               in c.find("system-out").text for c in fixed)
     [failure] = suite.iter("failure")
     assert failure.get("type") == "CORRUPT"
     assert failure.get("message") == (f"{ROOT}/tests/corruptlib/corruptlib.c:42: invalid write "
@@ -109,7 +116,11 @@ def test_junit_and_sarif_carry_the_defect(gated):
         == ["cl_copy"]
     document = json.loads((tmp / "gate.sarif").read_text())
     assert sarif_errors(document) == []
-    [found] = document["runs"][0]["results"]
+    found, closed = document["runs"][0]["results"]
+    # cl_fixed's defect is clean on every case now: its alert closes
+    assert (closed["kind"], closed["baselineState"], closed["properties"]["at"]) == \
+        ("pass", "absent", "cl_fixed")
+    assert closed["properties"]["cases"] == checked["cl_fixed"]
     assert found["ruleId"] == "CORRUPT"
     assert found["locations"][0]["physicalLocation"] == dict(
         artifactLocation=dict(uri="tests/corruptlib/corruptlib.c"), region=dict(startLine=42))
@@ -149,3 +160,16 @@ def test_rebasing_one_function_takes_its_memcheck_from_the_run(gated):
     after = json.loads(rebased.read_text())
     assert [c["function"] for c in after["corrupt_cases"]] == \
         ["cl_copy"] * SAMPLE + [c["function"] for c in before["corrupt_cases"]]
+
+
+def test_fail_on_fixed_counts_the_fixed_corrupt_cases_in_junit(gated):
+    tmp, baseline, _ = gated
+    fixed = len(baseline["functions"]["cl_fixed"]["memchecked"])
+    result = gate(tmp / "v2.db", tmp / "corruptlib.baseline", "--fail-on-fixed", "--confirm",
+                  "0", "--junit", tmp / "ratchet.xml")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == (
+        f"gate failed: 1 confirmed new Corrupt defect; {fixed} fixed Corrupt cases the baseline"
+        f" still lists (--fail-on-fixed)")
+    suite = junit_valid(tmp / "ratchet.xml").find("testsuite")
+    assert suite.get("failures") == str(1 + fixed)
