@@ -55,6 +55,7 @@ class Function:
     file: str
     line: int
     comment: str = ""
+    gathered: bool = False  # declared by a header the named one includes
 
 
 @dataclass(frozen=True)
@@ -92,13 +93,18 @@ def read(headers, cflags=()):
         if not path.is_file():
             raise TrebuchetError("no such header file", path)
         tu = _parse(path, cflags)
-        wanted = str(path.resolve())
+        folder = path.resolve().parent
         for cursor in tu.cursor.get_children():
             where = cursor.location.file
-            if where is None or str(Path(where.name).resolve()) != wanted:
-                continue  # declared by a header it includes
+            # the header's own declarations and those of the headers it
+            # includes from its folder down (lzma.h is lzma/*.h gathered):
+            # the system's headers there too are dropped later, with every
+            # name the library's symbol table does not export
+            if where is None or not Path(where.name).resolve().is_relative_to(folder):
+                continue
             if cursor.kind.name == "FUNCTION_DECL":
-                functions.append(_function(cursor, path))
+                own = Path(where.name).resolve() == path.resolve()
+                functions.append(_function(cursor, Path(where.name), gathered=not own))
             elif cursor.kind.name == "MACRO_DEFINITION":
                 tokens = [t.spelling for t in cursor.get_tokens()]
                 if len(tokens) == 2 and tokens[1][:1].isdigit():
@@ -133,12 +139,12 @@ def _first_of_each(functions):
             yield f
 
 
-def _function(cursor, path):
+def _function(cursor, path, gathered=False):
     t = cursor.type
     variadic = t.kind.name == "FUNCTIONPROTO" and t.is_function_variadic()
     params = tuple(Param(a.spelling, ctype(a.type)) for a in cursor.get_arguments())
     return Function(cursor.spelling, ctype(cursor.result_type), params, variadic,
-                    str(path), cursor.location.line, cursor.raw_comment or "")
+                    str(path), cursor.location.line, cursor.raw_comment or "", gathered)
 
 
 _INTEGERS = {"BOOL", "CHAR_U", "UCHAR", "CHAR16", "CHAR32", "USHORT", "UINT", "ULONG",

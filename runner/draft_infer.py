@@ -75,7 +75,10 @@ class Draft:
 def draft(header, exported, prefix=""):
     """The draft of the header's functions (draft_header.Header) that the
     library exports (a set of names) and that begin with prefix."""
-    declared = [f for f in header.functions if f.name.startswith(prefix)]
+    # a gathered header's function the library does not export is another
+    # library's (stdio.h's, beside lzma/*.h): not listed as not drafted
+    declared = [f for f in header.functions if f.name.startswith(prefix)
+                and (not f.gathered or f.name in exported)]
     skipped, usable = [], []
     for f in declared:
         reason = _unusable(f, exported)

@@ -230,3 +230,20 @@ def test_bad_input_is_one_line_naming_the_file(tmp_path):
     assert_one_line(result, "broken.h:3:", "cannot parse")
     result = trebuchet("init", header, "--library", "libno_such_thing.so.9", check=False)
     assert_one_line(result, "library libno_such_thing.so.9 not found")
+
+
+def test_an_umbrella_header_drafts_what_the_headers_it_gathers_declare(tmp_path):
+    """lzma.h declares nothing itself: it includes lzma/*.h from its folder."""
+    (tmp_path / "src" / "mini").mkdir(parents=True)
+    # the second is another library's, as stdio.h's would be beside lzma/*.h
+    (tmp_path / "src" / "mini" / "parts.h").write_text("int mini_part(int x);\n"
+                                                       "int other_lib(int x);\n")
+    umbrella = library(tmp_path, '#include "mini/parts.h"\n',
+                       "int mini_part(int x) { return x; }\n")
+    result, out = init(tmp_path, umbrella)
+    # a gathered function the library does not export is not listed
+    assert result.stdout.startswith("drafted 1 of 1 functions (0 not drafted")
+    spec = yaml.safe_load((out / "mini.yaml").read_text())
+    assert [f["name"] for f in spec["functions"]] == ["mini_part"]
+    # cited where it is declared
+    assert "# parts.h:1\n  - name: mini_part" in (out / "mini.yaml").read_text()
