@@ -10,6 +10,8 @@ import os
 import re
 from pathlib import Path
 
+from trebuchet.reports.metrics import plural
+
 from . import draft_header, draft_infer, draft_render, draft_update, draft_values_c, elf_symbols
 from .errors import TrebuchetError
 
@@ -79,9 +81,11 @@ def run(headers, library, out_dir=".", prefix="", target=None, update=False):
 
 def _summary(d, written, kept):
     both = sum(1 for h in d.handles if h.constructors and h.destructor)
-    lines = [f"drafted {len(d.functions)} of {len(d.functions) + len(d.skipped)} functions"
-             f" ({len(d.skipped)} not drafted, listed at its top); {len(d.handles)} handle types,"
-             f" {both} with a constructor and a destructor; {len(d.spans)} buffer and length pairs",
+    skipped = (f"{len(d.skipped)} not drafted, listed at its top" if d.skipped
+               else "none left out")
+    lines = [f"drafted {len(d.functions)} of {plural(len(d.functions) + len(d.skipped), 'function')}"
+             f" ({skipped}); {plural(len(d.handles), 'handle type')}, {both} with a constructor"
+             f" and a destructor; {plural(len(d.spans), 'buffer and length pair')}",
              f"wrote {written}"]
     if kept:
         lines.append(f"{kept} exists and was left as it is: compare the draft with it, or run"

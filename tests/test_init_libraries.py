@@ -22,7 +22,8 @@ LIBRARIES = {
 def test_draft_runs_as_written(tmp_path, library):
     headers, functions, handles = LIBRARIES[library]
     said = trebuchet("init", *headers, "--library", library, "--out", tmp_path).stdout
-    both = f"{len(handles)} handle types, {len(handles)} with a constructor and a destructor"
+    both = (f"{len(handles)} handle type{'s' if len(handles) != 1 else ''}, {len(handles)} with a"
+            f" constructor and a destructor")
     assert f"drafted {functions} of {functions} functions" in said and both in said, said
     [spec] = tmp_path.glob("*.yaml")
     text = spec.read_text()
