@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from trebuchet.reports.metrics import plural
+
 from . import paths, spec as specs
 from .errors import TrebuchetError
 from .exitcodes import Exit
@@ -117,7 +119,7 @@ def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=No
         if rc != Exit.OK:
             return rc
     for m in libraries:
-        say(f"{m.name}: memcheck, {sample} PASS cases a function")
+        say(f"{m.name}: memcheck, {plural(sample, 'PASS case')} a function")
         rc = _step(["memcheck", "--db", db, "--target", m.target, "--sample", sample,
                     "--quiet"], budget, say)
         if rc is None:
