@@ -32,6 +32,14 @@ class Row:
     section: str        # the library's survey.md
 
     @property
+    def findings(self):
+        return len(self.summary.findings)
+
+    @property
+    def violations(self):
+        return len(self.summary.violations)
+
+    @property
     def acceptable_rate(self):
         a = self.summary.acceptable
         return a.rate if a else None
@@ -169,7 +177,8 @@ def write(db, out, libraries):
     sections = [(r, Markup(markdown.markdown(r.section, extensions=["tables"]))) for r in table]
     runs = [html.RunRow(r.summary.info, r.summary.db) for r in table]
     page = html._env().get_template("survey.html.j2").render(
-        table=table, sections=sections, figure=drawn, runs=runs, version=report.VERSION,
+        table=table, libraries=len(table), sections=sections, figure=drawn, runs=runs,
+        version=report.VERSION,
         missing=[m.name for m in libraries if m.name not in {r.name for r in table}])
     (out / "survey.html").write_text(page)
     (out / "survey.json").write_text(json.dumps(

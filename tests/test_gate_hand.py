@@ -140,7 +140,8 @@ def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
     assert sarif_errors(document) == []
     [run] = document["runs"]
     assert run["tool"]["driver"]["version"] == "9.9"
-    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["ABORT", "RESTART", "PROMISE"]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["ABORT", "RESTART", "PROMISE",
+                                                                 "CORRUPT"]
     line = next(i for i, text in enumerate((ROOT / SPEC).read_text().splitlines(), 1)
                 if "name: demo_count" in text)
     got = [(r["ruleId"], r["ruleIndex"], r["level"], r["partialFingerprints"],
@@ -166,7 +167,7 @@ def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
         " baseline and was not run again (--confirm 0). Reproduce: trebuchet repro --target"
         f" {SPEC} --function demo_count --case 0 (add --emit-c DIR for a standalone C program)")
     assert run["properties"] == dict(baseline=str(path), store=result.db, run=2, library="v",
-                                     flaky=0, fixed=1)
+                                     flaky=0, fixed=1, corrupt_fixed=0)
     assert run["automationDetails"] == {"id": "trebuchet/demolib/"}
 
 
@@ -325,14 +326,19 @@ def test_the_files_say_what_ci_servers_read(compared, tmp_path):
         ("ABORT", "CallAborts", "A call with these values ends its process"),
         ("RESTART", "CallHangs", "A call with these values does not return"),
         ("PROMISE", "PromisedErrorMissing",
-         "A call does not report the error its documentation promises")]
+         "A call does not report the error its documentation promises"),
+        ("CORRUPT", "CallCorruptsMemory",
+         "A call with these values reads or writes memory it must not")]
     assert [r["fullDescription"]["text"] for r in rules] == [
         "The function, given exceptional but type-correct values, killed its process (a"
         " signal, or exit() from inside the call) where it passed before.",
         "The function, given exceptional but type-correct values, had not returned when the"
         " watchdog fired, where it returned before.",
         "The function returned without the error (or with another errno than) its"
-        " documentation promises for these values, as its spec's contract states it."]
+        " documentation promises for these values, as its spec's contract states it.",
+        "The function returned, but Valgrind's memcheck saw it read or write memory it must"
+        " not (an invalid read or write, a use after free, an uninitialised value deciding a"
+        " branch, an invalid free) where it did not before."]
 
 
 def test_a_baseline_names_an_exit_and_refuses_a_shard(compared, tmp_path):

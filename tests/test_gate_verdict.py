@@ -86,7 +86,7 @@ def test_each_sarif_result_is_an_error_with_its_own_fingerprint(by_case, tmp_pat
     assert sarif_errors(documents[0]) == []
     driver = documents[0]["runs"][0]["tool"]["driver"]
     assert {r["id"]: r["defaultConfiguration"]["level"] for r in driver["rules"]} == \
-        {"ABORT": "error", "RESTART": "error", "PROMISE": "error"}
+        {"ABORT": "error", "RESTART": "error", "PROMISE": "error", "CORRUPT": "error"}
     results = documents[0]["runs"][0]["results"]
     assert [r["level"] for r in results] == ["error"] * len(expected_regression())
     fingerprints = [r["partialFingerprints"] for r in results]
