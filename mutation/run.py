@@ -80,6 +80,7 @@ MODULES = [
     Module("gate/baseline.py", GATE_FAST),
     Module("gate/sarif.py", GATE_FAST),
     Module("gate/junit.py", GATE_FAST),
+    Module("gate/corrupt.py", ["tests/test_gate_corrupt_hand.py"]),
     Module("reports/silent.py", ["tests/test_silent.py", "-k", "by_hand or twin"]),
     Module("reports/hindering.py", ["tests/test_hindering.py", "-k", "by_hand"]),
     Module("runner/plugin_check.py", ["tests/test_plugin_check_by_hand.py", "tests/test_authoring.py",
