@@ -153,3 +153,47 @@ def test_a_run_not_memchecked_is_said_not_gated(tmp_path, monkeypatch):
     assert result.corrupt.not_checked and not result.failed
     assert "Corrupt not gated: the baseline lists cases memcheck checked, and run 2 has" \
            " none checked (--no-memcheck)" in gate.as_text(result)
+
+
+def checked(kind):
+    """A rerun's verdict as memcheck.check_case gives it: Corrupt of kind, or clean."""
+    from trebuchet.runner import memcheck
+    return memcheck.Checked("demo_count", 3, "PASS", kind, "w", "f") if kind else \
+        memcheck.Checked("demo_count", 3, "PASS")
+
+
+def test_a_defect_is_confirmed_when_every_rerun_is_corrupt_with_its_kind(compared):
+    result, _, _ = compared
+    defect = result.corrupt.new[0]  # InvalidRead in other
+    defect.reruns = [checked("InvalidRead"), checked("InvalidRead")]
+    assert defect.confirmed and defect.reruns_said == "Corrupt again on 2 of 2 reruns"
+    defect.reruns = [checked("InvalidRead"), checked(None)]
+    assert not defect.confirmed and defect.reruns_said == "Corrupt again on 1 of 2 reruns"
+    defect.reruns = [checked("InvalidRead"), checked("InvalidWrite")]
+    assert not defect.confirmed
+
+
+def test_flaky_and_fixed_count_only_when_asked(compared):
+    from trebuchet.gate import corrupt
+
+    result, _, _ = compared
+    result.corrupt.new[0].reruns = [checked(None)]  # flaky now
+    assert result.failures == ["1 confirmed new Corrupt defect"]
+    assert "  invalid read (InvalidRead) in other: not confirmed (flaky), 2 new cases; at" \
+           " /src/demolib.c:44; Corrupt again on 0 of 1 reruns" in corrupt.text(result, 50)
+    result.fail_on_flaky = result.fail_on_fixed = True
+    assert result.failures == [
+        "1 confirmed new Corrupt defect", "1 flaky new Corrupt defect (--fail-on-flaky)",
+        "1 fixed Corrupt case the baseline still lists (--fail-on-fixed)"]
+    assert [d.title for d in corrupt.counted(result)] == [
+        "uninitialised value decides a branch (UninitCondition) in demo_count",
+        "invalid read (InvalidRead) in other"]
+
+
+def test_the_text_lists_so_many_defects_and_says_how_many_more(compared):
+    from trebuchet.gate import corrupt
+
+    result, _, _ = compared
+    lines = corrupt.text(result, 1)
+    assert lines[-2] == "  ... and 1 more new defects (--junit lists every one)"
+    assert sum(l.startswith("    trebuchet repro --memcheck") for l in lines) == 1
