@@ -157,6 +157,15 @@ promise the documentation makes; each is written up in its library's
 section, with the promise, the smallest case, a standalone reproducer and
 what upstream knows of it. The sections are each library's write-up, made
 from a run of its own: their figures may differ a little from the table's.
+
+How far to read it: the contract violations are a lower bound, since a
+function with more cases than the cap is sampled and a violation in cases
+not drawn is not counted; a Corrupt rate of 0 over a few dozen cases
+bounds the true rate only loosely; and which values are acceptable is each
+spec's reading of its library's documentation, written down beside the
+value. The raw rates are driven mostly by misuse values (wild, freed and
+garbage pointers), so their order ranks no library by how it keeps its
+word: the rates over acceptable values and the violations do that.
 """
 
 
