@@ -1,33 +1,38 @@
 /*
- * The result channel sealed during the call (channel.h).  Two mprotect(2)
- * calls a case in the test process, on its own view of the mapping: the
- * fork server's stays writable.  The mapping's place and size are plain
- * statics, set before the first fork and only read in test processes, so
- * reading them costs no copy-on-write fault.
+ * The result channel's mapping between guard pages (channel.h): one
+ * mapping, its first and last page made inaccessible, once per fork server.
  */
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "channel.h"
 
-static void *base;
-static size_t length;
-
-void tb_channel_set(struct tb_record *records, int n)
+static size_t records_length(int n)
 {
-	base = records;
-	length = (size_t)n * sizeof(*records);
+	size_t page = (size_t)getpagesize();
+
+	return ((size_t)n * sizeof(struct tb_record) + page - 1) / page * page;
 }
 
-void tb_channel_seal(void)
+struct tb_record *tb_channel_map(int n)
 {
-	if (base)
-		mprotect(base, length, PROT_READ);
+	size_t page = (size_t)getpagesize(), length = records_length(n);
+	char *base = mmap(NULL, length + 2 * page, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (base == MAP_FAILED)
+		return NULL;
+	if (mprotect(base, page, PROT_NONE) || mprotect(base + page + length, page, PROT_NONE)) {
+		munmap(base, length + 2 * page);
+		return NULL;
+	}
+	return (struct tb_record *)(base + page);
 }
 
-/* async-signal-safe: a system call alone */
-void tb_channel_unseal(void)
+void tb_channel_unmap(struct tb_record *records, int n)
 {
-	if (base)
-		mprotect(base, length, PROT_READ | PROT_WRITE);
+	size_t page = (size_t)getpagesize();
+
+	munmap((char *)records - page, records_length(n) + 2 * page);
 }
