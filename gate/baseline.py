@@ -30,11 +30,11 @@ from pathlib import Path
 
 import jsonschema
 
-from trebuchet.runner import memcheck, paths, spec as specs
+from trebuchet.runner import paths, spec as specs
 from trebuchet.runner.errors import TrebuchetError
 from trebuchet.runner.names import signal_name
 
-from trebuchet.reports import findings_store, judges, metrics, platform, store
+from trebuchet.reports import corrupt, findings_store, judges, metrics, platform, store
 
 # The format written; 2 records each function's call and datatypes, 3 the
 # cases memcheck checked.  Every format read: a file of format 1 stands by
@@ -148,21 +148,12 @@ def _memchecked(conn, run, functions):
     """Adds to each function the cases memcheck judged (those that passed
     under it too); returns the Corrupt ones as the file lists them."""
     corrupt_cases = []
-    for function, index, values, kind, frames in conn.execute(
-            "SELECT m.function, m.case_index, r.value_names, m.kind, m.frames FROM memcheck m"
-            " JOIN results r USING (run_id, function, case_index)"
-            " WHERE m.run_id = ? AND m.outcome = 'PASS' ORDER BY m.function, m.case_index",
-            (run,)):
-        functions[function].setdefault("memchecked", []).append(index)
-        if kind is not None:
-            corrupt_cases.append(corrupt_line(function, index, values, kind, frames))
+    for c in corrupt.judged_cases(conn, run):
+        functions[c.function].setdefault("memchecked", []).append(c.case)
+        if c.corrupt:
+            corrupt_cases.append(dict(function=c.function, case=c.case, values=c.values,
+                                      kind=c.kind, at=c.at))
     return corrupt_cases
-
-
-def corrupt_line(function, index, values, kind, frames):
-    """One Corrupt case as the file holds it."""
-    return dict(function=function, case=index, values=values.split(" ") if values else [],
-                kind=kind, at=memcheck.where(frames))
 
 
 def finding_line(f):

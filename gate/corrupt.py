@@ -11,7 +11,7 @@ crashes now is a new failure already), unless the store has them checked or
 and a Corrupt case found outside the baseline's could be an old one.
 
 A Corrupt defect is its function, memcheck's kind and where it struck
-(memcheck.where): a maintainer fixes one defect, not each case of it.  A
+(reports/corrupt.py, where()): a maintainer fixes one defect, not each case of it.  A
 Corrupt case of the gated run is
 - still Corrupt when the baseline lists the case so;
 - of a known defect when the baseline lists another case with its defect:
@@ -29,26 +29,9 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
-from trebuchet.reports import store
+from trebuchet.reports import corrupt, store
+from trebuchet.reports.metrics import plural
 from trebuchet.runner import memcheck
-
-
-@dataclass
-class CorruptCase:
-    function: str
-    case: int
-    values: list
-    kind: str
-    at: str
-    what: str = ""
-    frames: str = ""
-
-    @property
-    def defect(self):
-        return (self.function, self.kind, self.at)
-
-    def call(self):
-        return f"{self.function}({', '.join(self.values)})"
 
 
 @dataclass
@@ -56,7 +39,7 @@ class NewDefect:
     """A Corrupt defect the baseline does not know, with its cases in the
     gated run; the first is the one run again."""
     target: str
-    cases: list                                 # [CorruptCase]
+    cases: list                                 # [corrupt.JudgedCase]
     reruns: list = field(default_factory=list)  # [memcheck.Checked]
 
     @property
@@ -106,7 +89,7 @@ class CorruptGate:
     checked: int = 0          # cases of compared functions memcheck judged in the run
     checked_by_gate: int = 0  # of them, checked by this gate
     new: list = field(default_factory=list)    # [NewDefect]
-    known: list = field(default_factory=list)  # [CorruptCase] new cases of known defects
+    known: list = field(default_factory=list)  # [corrupt.JudgedCase] new cases of known defects
     still: int = 0            # Corrupt in both
     fixed: list = field(default_factory=list)  # the baseline's Corrupt case lines, clean now
     not_checked: bool = False  # --no-memcheck, and the store held none of the run's
@@ -132,17 +115,11 @@ class CorruptGate:
 
 
 def _checked_cases(db, run, functions):
-    """{(function, case): CorruptCase or None}: the run's cases of functions
-    that memcheck judged, Corrupt or clean."""
+    """{(function, case): JudgedCase, clean or Corrupt}: the run's cases of
+    functions that memcheck judged."""
     with contextlib.closing(store.connect(db)) as conn:
-        rows = conn.execute(
-            "SELECT m.function, m.case_index, r.value_names, m.kind, m.what, m.frames"
-            " FROM memcheck m JOIN results r USING (run_id, function, case_index)"
-            " WHERE m.run_id = ? AND m.outcome = 'PASS'", (run,)).fetchall()
-    return {(f, i): CorruptCase(f, i, values.split(" ") if values else [], kind,
-                                memcheck.where(frames), what or "", frames or "")
-            if kind else None
-            for f, i, values, kind, what, frames in rows if f in functions}
+        return {(c.function, c.case): c for c in corrupt.judged_cases(conn, run)
+                if c.function in functions}
 
 
 def _rerun(defects, spec_of, result):
@@ -181,10 +158,10 @@ def gate(result, spec_of, check=True):
     out.not_checked = not now and bool(wanted)
     known = {defect_of_line(c) for c in baseline.corrupt.values()}
     new = collections.OrderedDict()
-    out.corrupt_defects = {c.defect for c in now.values() if c}
+    out.corrupt_defects = {c.defect for c in now.values() if c.corrupt}
     for key, case in sorted(now.items()):
         before = baseline.corrupt.get(key)
-        if case is None:
+        if not case.corrupt:
             if before:
                 out.fixed.append(before)
         elif before:
@@ -203,10 +180,6 @@ def defect_of_line(line):
     return (line["function"], line["kind"], line["at"])
 
 
-def _plural(count, word):
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def text(result, limit):
     """The gate's lines on Corrupt: what memcheck judged, each new defect with
     a case and the command that shows it, known and fixed ones counted."""
@@ -216,14 +189,14 @@ def text(result, limit):
                 f"{result.info.id} has none checked (--no-memcheck); `trebuchet memcheck --db "
                 f"{result.db} --target {result.spec}` checks a sample, or drop --no-memcheck"]
     by_gate = f", {g.checked_by_gate} of them by this gate" if g.checked_by_gate else ""
-    lines = [f"Corrupt under memcheck: {_plural(g.checked, 'case')} checked{by_gate}; "
-             f"{_plural(len(g.new), 'new defect')}, {len(g.confirmed)} confirmed; "
-             f"{_plural(len(g.known), 'new Corrupt case')} of defects the baseline knows "
+    lines = [f"Corrupt under memcheck: {plural(g.checked, 'case')} checked{by_gate}; "
+             f"{plural(len(g.new), 'new defect')}, {len(g.confirmed)} confirmed; "
+             f"{plural(len(g.known), 'new Corrupt case')} of defects the baseline knows "
              f"(reported, not counted); {g.still} Corrupt in both"]
     for d in g.new[:limit]:
         c = d.representative
         state = "confirmed" if d.confirmed else "not confirmed (flaky)"
-        lines += [f"  {d.title}: {state}, {_plural(len(d.cases), 'new case')}"
+        lines += [f"  {d.title}: {state}, {plural(len(d.cases), 'new case')}"
                   + (f"; at {d.location}" if d.location else "") + f"; {d.reruns_said}",
                   f"    {c.call()} case {c.case}: {c.what}",
                   f"    {repro_command(result, c)}"]
@@ -233,7 +206,7 @@ def text(result, limit):
         where = ", ".join(f"{f} {n}" for f, n in sorted(collections.Counter(
             c["function"] for c in g.fixed).items()))
         when = "once the new ones are dealt with, " if result.failed else ""
-        lines.append(f"  fixed: {_plural(len(g.fixed), 'case')} Corrupt in the baseline and "
+        lines.append(f"  fixed: {plural(len(g.fixed), 'case')} Corrupt in the baseline and "
                      f"clean now ({where}); {when}`{result.baseline_command()}` updates the"
                      f" baseline")
     return lines
@@ -251,10 +224,10 @@ def failures(result):
         return []
     flaky = g.flaky if result.fail_on_flaky else []
     fixed = g.fixed if result.fail_on_fixed else []
-    return ([_plural(len(g.confirmed), "confirmed new Corrupt defect")] if g.confirmed else []) \
-        + ([f"{_plural(len(flaky), 'flaky new Corrupt defect')} (--fail-on-flaky)"]
+    return ([plural(len(g.confirmed), "confirmed new Corrupt defect")] if g.confirmed else []) \
+        + ([f"{plural(len(flaky), 'flaky new Corrupt defect')} (--fail-on-flaky)"]
            if flaky else []) \
-        + ([f"{_plural(len(fixed), 'fixed Corrupt case')} the baseline still lists "
+        + ([f"{plural(len(fixed), 'fixed Corrupt case')} the baseline still lists "
             f"(--fail-on-fixed)"] if fixed else [])
 
 

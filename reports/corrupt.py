@@ -2,29 +2,91 @@
 ran again under Valgrind's memcheck and found reading or writing memory the
 call must not.  A function is judged on its checked cases that passed under
 memcheck too, a sample of its PASS cases, so its rate is over that sample,
-with a Wilson interval beside it."""
-from . import crash_scale, metrics
+with a Wilson interval beside it.  judged_cases() is the one reading of
+those cases: the report, `trebuchet memcheck`, the baseline and the gate
+all count from it."""
+from dataclasses import dataclass
+
+from . import crash_scale, findings_store, metrics
 
 
-def _judge(conn, run, target, name):
-    f = crash_scale.ScaleFunction(target, name)
-    for index, values, corrupt, kind, what in conn.execute(
-            "SELECT m.case_index, r.value_names, m.corrupt, m.kind, m.what FROM memcheck m"
-            " JOIN results r USING (run_id, function, case_index)"
-            " WHERE m.run_id = ? AND m.function = ? AND m.outcome = 'PASS' ORDER BY m.case_index",
-            (run, name)):
-        f.judged += 1
-        if corrupt:
-            f.add(index, values.split(" ") if values else [], f"{kind}: {what}")
-    return f
+def where(frames):
+    """The function an error struck in, as two runs of the same library name
+    it: the innermost frame of its stack that is not one of the string and
+    memory routines memcheck puts in place of the C library's (strlen in
+    vgpreload_memcheck), since those are the call's tools, not its code.
+    With the error's kind it tells one latent defect from another (the
+    gate's signature); a source line would change with every edit above it."""
+    names = [line.split(" (", 1) for line in (frames or "").splitlines()]
+    own = [fn for fn, rest in names if not rest.startswith("vgpreload_")]
+    return (own or [fn for fn, _ in names] or ["?"])[0]
 
 
-def judged_functions(conn, run, target):
+@dataclass
+class JudgedCase:
+    function: str
+    case: int
+    values: list     # "datatype:VALUE" per parameter
+    kind: str        # memcheck's kind of its first counted error; None: clean
+    what: str
+    frames: str
+
+    @property
+    def corrupt(self):
+        return self.kind is not None
+
+    @property
+    def at(self):
+        return where(self.frames)
+
+    @property
+    def defect(self):
+        """What the gate tells one latent defect from another by."""
+        return (self.function, self.kind, self.at)
+
+    def call(self):
+        return f"{self.function}({', '.join(self.values)})"
+
+
+def judged_cases(conn, run):
+    """[JudgedCase] of the run that memcheck checked and that passed under it
+    too (a case that changed outcome there is judged neither way), by
+    function and case."""
+    return [JudgedCase(f, i, values.split(" ") if values else [], kind, what or "", frames or "")
+            for f, i, values, kind, what, frames in conn.execute(
+                "SELECT m.function, m.case_index, r.value_names, m.kind, m.what, m.frames"
+                " FROM memcheck m JOIN results r USING (run_id, function, case_index)"
+                " WHERE m.run_id = ? AND m.outcome = 'PASS' ORDER BY m.function, m.case_index",
+                (run,))]
+
+
+def judged_functions(conn, run, target, cases=None):
     """[ScaleFunction] of the run's functions memcheck judged some case of,
-    by name: the report's and `trebuchet memcheck`'s one count."""
-    names = [n for (n,) in conn.execute("SELECT DISTINCT function FROM memcheck"
-                                        " WHERE run_id = ? ORDER BY function", (run,))]
-    return [f for f in (_judge(conn, run, target, n) for n in names) if f.judged]
+    by name (cases: judged_cases(), where read already)."""
+    functions = {}
+    for c in judged_cases(conn, run) if cases is None else cases:
+        f = functions.setdefault(c.function, crash_scale.ScaleFunction(target, c.function))
+        f.judged += 1
+        if c.corrupt:
+            f.add(c.case, c.values, f"{c.kind}: {c.what}")
+    return list(functions.values())
+
+
+@dataclass
+class Sample:
+    """What memcheck judged of one run: every judged case, and those alone
+    whose every value the contract accepts (a freed or garbage handle the
+    caller passed makes a use after free the caller's, not the library's)."""
+    all: crash_scale.Judged
+    acceptable: crash_scale.Judged
+
+
+def sample(conn, run, target):
+    cases = judged_cases(conn, run)
+    accepts = findings_store.acceptance(conn, run)
+    return Sample(crash_scale.Judged(judged_functions(conn, run, target, cases)),
+                  crash_scale.Judged(judged_functions(
+                      conn, run, target, [c for c in cases if accepts(c.function, c.values)])))
 
 
 def corrupt_targets(sources, newest_by_dictionary):
@@ -41,26 +103,3 @@ def corrupt_targets(sources, newest_by_dictionary):
                 [(metrics.RunInfo.read(conn, run), db)],
                 "Valgrind's memcheck, over a sample of its PASS cases"))
     return out
-
-
-def acceptable_rate(conn, run):
-    """(normalized Corrupt rate in percent, cases judged) over the judged
-    cases whose every value the contract accepts (run_values, as
-    findings_store.acceptable_rate reads it): a freed or garbage handle the
-    caller passed makes a use after free the caller's, not the library's.
-    (None, 0) when no such case was judged."""
-    verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
-        "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
-    per = {}
-    for function, values, corrupt in conn.execute(
-            "SELECT m.function, r.value_names, m.corrupt FROM memcheck m"
-            " JOIN results r USING (run_id, function, case_index)"
-            " WHERE m.run_id = ? AND m.outcome = 'PASS'", (run,)):
-        names = values.split(" ") if values else []
-        if all(verdict.get((function, i, v), 1) for i, v in enumerate(names)):
-            judged, count = per.get(function, (0, 0))
-            per[function] = (judged + 1, count + corrupt)
-    if not per:
-        return None, 0
-    return (metrics._mean(100.0 * c / j for j, c in per.values()),
-            sum(j for j, _ in per.values()))

@@ -30,18 +30,12 @@ class ScaleFunction:
             self.cases.append((index, values, why))
 
 
-@dataclass
-class ScaleTarget:
-    kind: str          # "silent" or "hindering"
-    target: str
-    dictionary: str
-    run: int
-    functions: list    # [ScaleFunction], those judged
-    runs: list         # [(metrics.RunInfo, db)]: its run, and any voters'
-    judges: str = ""   # who judged, in words
+class Sums:
+    """What judged functions (self.functions, [ScaleFunction]) add up to."""
 
     @property
     def rate(self):
+        """Normalized: the mean of the functions' rates."""
         return metrics._mean([f.rate for f in self.functions])
 
     @property
@@ -57,6 +51,22 @@ class ScaleTarget:
     def count(self):
         """Of them, Silent (Hindering, Corrupt)."""
         return sum(f.count for f in self.functions)
+
+
+@dataclass
+class Judged(Sums):
+    functions: list    # [ScaleFunction]
+
+
+@dataclass
+class ScaleTarget(Sums):
+    kind: str          # "silent" or "hindering"
+    target: str
+    dictionary: str
+    run: int
+    functions: list    # [ScaleFunction], those judged
+    runs: list         # [(metrics.RunInfo, db)]: its run, and any voters'
+    judges: str = ""   # who judged, in words
 
     @property
     def page(self):

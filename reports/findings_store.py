@@ -137,15 +137,23 @@ class AcceptableRate:
     failing: int
 
 
-def acceptable_rate(conn, run):
+def acceptance(conn, run):
+    """accepts(function, value names): whether the contract accepts every
+    value of a case of the run (its values' verdicts, run_values); a value
+    without a verdict counts as accepted."""
     verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
         "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
+    return lambda function, names: all(verdict.get((function, i, v), 1)
+                                       for i, v in enumerate(names))
+
+
+def acceptable_rate(conn, run):
+    accepts = acceptance(conn, run)
     per = defaultdict(lambda: [0, 0])
     for function, values, outcome in conn.execute(
             "SELECT function, value_names, outcome FROM results"
             " WHERE run_id = ? AND outcome != 'SETUP'", (run,)):
-        names = values.split(" ") if values else []
-        if all(verdict.get((function, i, v), 1) for i, v in enumerate(names)):
+        if accepts(function, values.split(" ") if values else []):
             per[function][0] += 1
             per[function][1] += outcome in metrics.FAILING
     rates = [100.0 * f / n for n, f in per.values() if n]

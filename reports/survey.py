@@ -25,11 +25,19 @@ from . import corrupt, html, metrics, report, store
 class Row:
     name: str           # the survey folder's
     summary: metrics.TargetSummary
-    corrupt_rate: float  # percent over memcheck's sample, None: not checked
-    corrupt_cases: int
-    corrupt_checked: int
-    corrupt_acceptable: tuple  # (rate, cases judged) over acceptable values (corrupt.py)
+    memcheck: corrupt.Sample  # what memcheck judged of its run
     section: str        # the library's survey.md
+
+    @property
+    def corrupt_rate(self):
+        """Over every case memcheck judged; None: none was."""
+        return self.memcheck.all.rate if self.memcheck.all.function_count else None
+
+    @property
+    def corrupt_acceptable_rate(self):
+        """Over the judged cases of acceptable values alone; None: none was."""
+        a = self.memcheck.acceptable
+        return a.rate if a.function_count else None
 
     @property
     def findings(self):
@@ -50,12 +58,12 @@ class Row:
                     functions=s.function_count, cases=s.cases, failure_rate=s.failure_rate,
                     abort_rate=s.abort_rate, restart_rate=s.restart_rate,
                     acceptable_failure_rate=self.acceptable_rate,
-                    corrupt_rate=self.corrupt_rate, corrupt_cases=self.corrupt_cases,
-                    corrupt_checked=self.corrupt_checked,
-                    corrupt_acceptable_rate=self.corrupt_acceptable[0],
-                    corrupt_acceptable_checked=self.corrupt_acceptable[1], findings=len(s.findings),
-                    acted_findings=len(s.acted_findings),
-                    contract_violations=len(s.violations))
+                    corrupt_rate=self.corrupt_rate, corrupt_cases=self.memcheck.all.count,
+                    corrupt_checked=self.memcheck.all.judged,
+                    corrupt_acceptable_rate=self.corrupt_acceptable_rate,
+                    corrupt_acceptable_checked=self.memcheck.acceptable.judged,
+                    findings=self.findings, acted_findings=len(s.acted_findings),
+                    contract_violations=self.violations)
 
 
 def rows(db, libraries):
@@ -67,12 +75,8 @@ def rows(db, libraries):
             target = m.target
             if target not in runs:
                 continue
-            summary = metrics.summarize(conn, target, runs[target], db)
-            checked = corrupt.judged_functions(conn, runs[target], target)
-            rate = metrics._mean(f.rate for f in checked) if checked else None
-            out.append(Row(m.name, summary, rate, sum(f.count for f in checked),
-                           sum(f.judged for f in checked),
-                           corrupt.acceptable_rate(conn, runs[target]), m.section.read_text()))
+            out.append(Row(m.name, metrics.summarize(conn, target, runs[target], db),
+                           corrupt.sample(conn, runs[target], target), m.section.read_text()))
     return sorted(out, key=lambda r: (-r.summary.failure_rate, r.name))
 
 
@@ -89,7 +93,7 @@ def figure(out, table):
     aborts = [r.summary.abort_rate for r in table]
     restarts = [r.summary.restart_rate for r in table]
     acceptable = [r.acceptable_rate or 0.0 for r in table]
-    corrupts = [r.corrupt_acceptable[0] or 0.0 for r in table]
+    corrupts = [r.corrupt_acceptable_rate or 0.0 for r in table]
     bars_abort = ax.barh([y - 0.2 for y in ys], aborts, height=0.36, label="ABORT", **figures.DARK)
     bars_restart = ax.barh([y - 0.2 for y in ys], restarts, height=0.36, left=aborts,
                            label="RESTART", **figures.LIGHT)
@@ -104,8 +108,8 @@ def figure(out, table):
     ax.bar_label(bars_ok, labels=["n/a" if r.acceptable_rate is None else
                                   f"{r.acceptable_rate:.1f}" for r in table], fontsize=6,
                  padding=2)
-    ax.bar_label(bars_corrupt, labels=["none checked" if r.corrupt_acceptable[0] is None else
-                                       f"{r.corrupt_acceptable[0]:.1f}" for r in table],
+    ax.bar_label(bars_corrupt, labels=["none checked" if r.corrupt_acceptable_rate is None else
+                                       f"{r.corrupt_acceptable_rate:.1f}" for r in table],
                  fontsize=6, padding=2)
     ax.set_yticks(list(ys), names)
     ax.invert_yaxis()
@@ -138,9 +142,9 @@ def table_markdown(table):
         f"| {r.name} | {r.summary.target_version} | {r.summary.function_count} |"
         f" {r.summary.cases} | {html.pct(r.summary.failure_rate)} | {_rate(r.acceptable_rate)} |"
         f" {html.pct(r.summary.abort_rate)} | {html.pct(r.summary.restart_rate)} |"
-        f" {_rate(r.corrupt_rate)} ({r.corrupt_checked}) |"
-        f" {_rate(r.corrupt_acceptable[0])} ({r.corrupt_acceptable[1]}) | {len(r.summary.findings)} |"
-        f" {len(r.summary.violations)} |\n" for r in table)
+        f" {_rate(r.corrupt_rate)} ({r.memcheck.all.judged}) |"
+        f" {_rate(r.corrupt_acceptable_rate)} ({r.memcheck.acceptable.judged}) | {r.findings} |"
+        f" {r.violations} |\n" for r in table)
 
 
 INTRODUCTION = """\

@@ -134,6 +134,8 @@ def cmd_repro(args):
         raise TrebuchetError("--memcheck runs the case under Valgrind's memcheck alone: it goes"
                              " with neither --sanitizer, --json nor --emit-c (whose Makefile"
                              " has `make memcheck`)")
+    # under --memcheck too: the plain run checks the index and names the
+    # values, a few milliseconds beside memcheck's second or so
     result = repro.run_case(spec, function, index, args.timeout, args.dictionary, args.sanitizer)
     if args.memcheck:
         checked = memcheck.check_case(build.build_plugin(spec, quiet=True), function.name,

@@ -42,7 +42,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from trebuchet.reports import corrupt, metrics, store
+from trebuchet.reports import corrupt, crash_scale, metrics, store
 from trebuchet.reports.metrics import plural
 
 from . import build, executor, paths
@@ -82,19 +82,7 @@ class Checked:
 
     @property
     def at(self):
-        return where(self.frames)
-
-
-def where(frames):
-    """The function an error struck in, as two runs of the same library name
-    it: the innermost frame of its stack that is not one of the string and
-    memory routines memcheck puts in place of the C library's (strlen in
-    vgpreload_memcheck), since those are the call's tools, not its code.
-    With the error's kind it tells one latent defect from another (the
-    gate's signature); a source line would change with every edit above it."""
-    names = [line.split(" (", 1) for line in (frames or "").splitlines()]
-    own = [fn for fn, rest in names if not rest.startswith("vgpreload_")]
-    return (own or [fn for fn, _ in names] or ["?"])[0]
+        return corrupt.where(self.frames)
 
 
 def cases_to_check(conn, run, functions, sample, seed):
@@ -322,7 +310,7 @@ def summary_text(conn, run_id, target, target_arg):
                                         (run_id,))}
     lines = [f"{target} (run {run_id}): {plural(checked, 'PASS case')} checked under memcheck in"
              f" {plural(len(names), 'function')}, {sum(f.count for f in functions)} CORRUPT;"
-             f" normalized CORRUPT rate {metrics._mean([f.rate for f in functions]):.2f}%"]
+             f" normalized CORRUPT rate {crash_scale.Judged(functions).rate:.2f}%"]
     for f in functions:
         low, high = metrics.wilson(f.count, f.judged)
         lines.append(f"  {f.name}: {f.count} of {f.judged} CORRUPT, {f.rate:.1f}%"
@@ -333,9 +321,10 @@ def summary_text(conn, run_id, target, target_arg):
     for name in sorted(names - judged):  # every case checked changed outcome there
         lines.append(f"  {name}: none judged; {plural(unjudged[name], 'case')} no longer PASS"
                      f" under memcheck")
+    dictionary, = conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run_id,)).fetchone()
     for kind, n, (function, case, what, frames) in kinds(conn, run_id):
         lines.append(f"  {KINDS[kind]} ({kind}): {plural(n, 'case')}, e.g. {function} case {case}:"
                      f" {what}")
         lines += [f"      {frame}" for frame in frames.splitlines()]
-        lines.append(f"      {repro_command(target_arg, function, case)}")
+        lines.append(f"      {repro_command(target_arg, function, case, dictionary)}")
     return "\n".join(lines)

@@ -13,14 +13,16 @@ process of its own, so that an interrupted one stops as a user's would.
 Nothing here is per library: the same dictionary, cap, seed and memcheck
 sample for all (the issue's rule that nothing is tuned to make a number
 look better)."""
+import contextlib
+import functools
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from trebuchet.reports import store
 from trebuchet.reports.metrics import plural
 
 from . import paths, spec as specs
@@ -39,9 +41,14 @@ class Member:
     spec: Path      # examples/<name>/<name>.yaml
     section: Path   # examples/<name>/survey.md: its part of docs/survey.md
 
+    @functools.cached_property
+    def loaded(self):
+        """The spec, read once: its target and digest are asked for often."""
+        return specs.load(self.spec)
+
     @property
     def target(self):
-        return specs.load(self.spec).target
+        return self.loaded.target
 
 
 def members(folder=None, chosen=None):
@@ -68,7 +75,8 @@ def _run_state(db, target, digest):
     made from the spec as it is now (its digest)."""
     if not Path(db).is_file():
         return None
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+    # the reports' reading: a store of another schema version is one line
+    with contextlib.closing(store.connect(db)) as conn:
         row = conn.execute("SELECT finished FROM runs WHERE target = ? AND spec_digest = ?"
                            " ORDER BY id DESC LIMIT 1", (target, digest)).fetchone()
     return None if row is None else "finished" if row[0] else "unfinished"
@@ -107,7 +115,7 @@ def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=No
     budget = Budget(budget_seconds)
     started = time.monotonic()
     for m in libraries:
-        state = _run_state(db, m.target, specs.load(m.spec).digest)
+        state = _run_state(db, m.target, m.loaded.digest)
         if state == "finished":
             say(f"{m.name}: run stored already")
             continue
