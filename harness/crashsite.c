@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include "channel.h"
 #include "crashsite.h"
 
 /* Room for the unwinder (a few KiB of frames), the loader's callback and a
@@ -222,6 +223,7 @@ static void on_fatal(int sig, siginfo_t *si, void *context)
 	}
 	recording = 1;
 	first_signal = sig;
+	tb_channel_unseal();  /* sealed during the call (channel.h) */
 	rec = own_record();
 	if (rec) {
 		uintptr_t pc, sp;

@@ -588,6 +588,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
+	tb_channel_set(records, cfg->jobs);
 	/* after the sandbox, which resets every signal's disposition */
 	if (cfg->crash_sites && tb_crashsite_install(records, cfg->jobs))
 		die("installing the crash handler");
@@ -630,8 +631,9 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 
 	srv->pid = -1;
 	srv->request_fd = srv->result_fd = -1;
-	records = tb_channel_map(cfg->jobs);
-	if (!records || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
+	records = mmap(NULL, (size_t)cfg->jobs * sizeof(*records), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
@@ -640,7 +642,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 		snprintf(why, len, cfg->sandbox.isolation == TB_ISOLATION_NONE ? "fork: %s"
 			 : "the kernel refused new namespaces (%s)", strerror(errno));
 		close(req[0]), close(req[1]), close(res[0]), close(res[1]);
-		tb_channel_unmap(records, cfg->jobs);
+		munmap(records, (size_t)cfg->jobs * sizeof(*records));
 		return -1;
 	}
 	if (srv->pid == 0) {
@@ -650,7 +652,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 	}
 	close(req[0]);
 	close(res[1]);
-	tb_channel_unmap(records, cfg->jobs);
+	munmap(records, (size_t)cfg->jobs * sizeof(*records));
 	srv->request_fd = req[1];
 	srv->result_fd = res[0];
 	return 0;

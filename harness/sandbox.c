@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "channel.h"
 #include "sandbox.h"
 #include "world.h"
 
@@ -110,7 +111,9 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 
 	rec->stack_top = (uint64_t)(uintptr_t)__builtin_frame_address(0);
 	tb_mark_store(&rec->calling_mark, tb_mark(rec->nonce, TB_MARK_CALLING, 0, 0, 0));
+	tb_channel_seal();
 	pf->fn->call(args, &call);
+	tb_channel_unseal();
 	/* a copy made by fork() inside the call returns here too: it must not
 	 * speak for the case */
 	if (getpid() != self)

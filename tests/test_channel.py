@@ -1,9 +1,9 @@
-"""The result channel fenced (harness/channel.h): a library whose runaway
-write sweeps down from a buffer right above the harness's records
-(tests/wipe/, as sodium_pad with a huge block size writes zeros backwards)
-wiped them: the case read as PASS, as a value that could not be built, or
-stopped the run as a harness failure, depending on how the function went
-on.  Now the sweep faults on the fence, where the library makes it."""
+"""The result channel sealed during the call (harness/channel.h): a library
+that writes blindly over every shared mapping of its process (tests/wipe/,
+as sodium_pad with a huge block size writes zeros backwards) reaches the
+harness's records.  Before the seal that read as PASS, as a value that
+could not be built, or stopped the run as a harness failure, depending on
+how the function went on; now the first write faults where it is made."""
 import sqlite3
 
 from conftest import ROOT, trebuchet
@@ -31,6 +31,6 @@ def test_its_site_is_the_write_in_the_library():
     assert shown.startswith("ch_wipe_and_exit(int:ZERO) case 0: ABORT, signal 11 (SIGSEGV)")
     lines = shown.splitlines()
     source = (ROOT / "tests" / "wipe" / "wipe.c").read_text().splitlines()
-    write = next(i for i, line in enumerate(source, 1) if "*p = 0;" in line)
-    assert lines[2] == f"  at sweep ({ROOT}/tests/wipe/wipe.c:{write})"
-    assert lines[3].startswith(f"  at ch_wipe_and_exit ({ROOT}/tests/wipe/wipe.c:")
+    write = next(i for i, line in enumerate(source, 1) if "memset(" in line)
+    assert lines[3] == f"  at wipe_shared ({ROOT}/tests/wipe/wipe.c:{write})"
+    assert lines[4].startswith(f"  at ch_wipe_and_exit ({ROOT}/tests/wipe/wipe.c:")
