@@ -65,8 +65,14 @@
  *                                      (sandbox.c sets none): one allocation
  *                                      above --memory-mb fails as it would
  *                                      under the limit, returning NULL
- *     symbolize=1                      the report names FILE:LINE and the
- *                                      function (reports/findings.py)
+ *     symbolize=0                      the report names each place as
+ *                                      (MODULE+0xOFFSET); the reporter names
+ *                                      it (reports/sanitizer_report.py).  A
+ *                                      symbolizer here reads the module by
+ *                                      its path, which the sandbox hides
+ *                                      when the checkout is under /tmp and
+ *                                      nobody cannot read under /root: the
+ *                                      report depended on the folder
  *     print_legend=0                   the shadow bytes' legend, the same in
  *                                      every report, would fill the stored
  *                                      stderr tail (sanitizer.c)
@@ -83,7 +89,8 @@
  *     handle_segv=0, handle_sigbus=0,  as for ASan: the harness's crash
  *     handle_sigfpe=0, handle_abort=0, handler records crash sites
  *     allow_user_segv_handler=1
- *     symbolize=1                      the report names its source line
+ *     symbolize=0                      as for ASan; the one line's source
+ *                                      place is compiled in, not looked up
  * UBSan keeps no shadow memory: the address-space limit stays.
  *
  * What is inherited across fork rather than exec (signal dispositions, the
@@ -116,13 +123,13 @@
 #define ALLOC_MB_ENV "TREBUCHET_EXEC_SANITIZER_ALLOC_MB"
 #define UBSAN_OPTIONS_TEXT \
 	"halt_on_error=1:abort_on_error=1:print_stacktrace=0:handle_segv=0:" \
-	"handle_sigbus=0:handle_sigfpe=0:handle_abort=0:allow_user_segv_handler=1:symbolize=1"
+	"handle_sigbus=0:handle_sigfpe=0:handle_abort=0:allow_user_segv_handler=1:symbolize=0"
 #define UBSAN_OPTIONS_FIXED "UBSAN_OPTIONS=" UBSAN_OPTIONS_TEXT
 #define ASAN_OPTIONS_FIXED \
 	"detect_leaks=0:abort_on_error=1:halt_on_error=1:handle_segv=0:handle_sigbus=0:" \
 	"handle_sigfpe=0:allow_user_segv_handler=1:handle_abort=0:" \
 	"detect_stack_use_after_return=0:verify_asan_link_order=0:" \
-	"allocator_may_return_null=1:symbolize=1:print_legend=0:max_allocation_size_mb="
+	"allocator_may_return_null=1:symbolize=0:print_legend=0:max_allocation_size_mb="
 #define STACK_LIMIT ((rlim_t)8 << 20)
 /* argv + environment after padding: this many strings, this many bytes
  * (the executor's path included).  Larger command lines run unpadded. */

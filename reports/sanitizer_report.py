@@ -6,19 +6,29 @@ is one line with no summary, its kind read from its words.
   SUMMARY: AddressSanitizer: heap-buffer-overflow /src/lib.c:24 in f
   SUMMARY: AddressSanitizer: attempting double-free (/lib/libasan.so.8+0xb7e6) in free
 
-The place is a source line where the erring code has debug information;
-else a module and offset (file and line None).  An error noticed inside one
+The sanitizer writes the place as a module and offset, never symbolized
+in the test process (symbolize=0, harness/world.c): a symbolizer there
+reads the module by its path, which the sandbox may hide (a checkout under
+/tmp, which the mount namespace replaces) or the unprivileged user may not
+read (a checkout under /root), so the same case was "lib.c:24 in f" in one
+folder and "(lib.so+0x2a15)" in another.  The place is named here, outside
+the sandbox, by the crash sites' own reader (symbolize.py): a source line
+where the erring code has debug information, else file and line None.  An error noticed inside one
 of the sanitizer's interceptors (its free, strlen, snprintf, which stand in
 for the C library's) is placed in the sanitizer's own sources: no place of
 the library's, so the defect is the function the outermost interceptor on
 the crash site's stack stands for.  A report that died before its end
 (harness/sanitizer.c) has its kind and "(the report did not finish)"."""
+import functools
 import re
 from dataclasses import dataclass
 
+from . import symbolize
+
 _SUMMARY = re.compile(
     r"^SUMMARY: (?P<tool>AddressSanitizer|UndefinedBehaviorSanitizer): (?P<kind>.+?)"
-    r" (?:(?P<file>[^\s()]+?):(?P<line>[1-9]\d*)(?::\d+)?|\([^)]*\)|<unknown module>)"
+    r" (?:(?P<file>[^\s()]+?):(?P<line>[1-9]\d*)(?::\d+)?|\((?P<module>[^)+]+)\+(?P<offset>0x[0-9a-f]+)\)"
+    r"|\([^)]*\)|<unknown module>)"
     r"(?: in (?P<function>\S+))?\s*$", re.M)
 # Runtimes whose frames are the sanitizer's machinery, never the defect.
 RUNTIMES = ("libasan.so", "libubsan.so")
@@ -75,8 +85,19 @@ def parse(stderr):
         ub = list(_RUNTIME_ERROR.finditer(stderr or ""))
         return Report(_ub_kind(ub[-1]["what"]), ub[-1]["file"], int(ub[-1]["line"])) if ub else None
     m = found[-1]
-    return Report(m["kind"].removeprefix("attempting "), m["file"],
-                  int(m["line"]) if m["line"] else None, m["function"])
+    kind = m["kind"].removeprefix("attempting ")
+    if m["module"] and not m["function"]:  # named by no symbolizer (a store of before: by one)
+        return Report(kind, *_named(m["module"], int(m["offset"], 16)))
+    return Report(kind, m["file"], int(m["line"]) if m["line"] else None, m["function"])
+
+
+@functools.lru_cache(maxsize=None)
+def _named(module, offset):
+    """(file, line, function) of a report's "(MODULE+0xOFFSET)": the
+    sanitizer prints the address it would have symbolized itself (a return
+    address already moved back into its call), so it is looked up as it is."""
+    [[frame]] = symbolize.symbolize([[f"{module}+{offset:#x}"]])
+    return (frame.file, frame.line, frame.function) if frame.place else (None, None, frame.function)
 
 
 def is_runtime(module_name):
