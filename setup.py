@@ -6,7 +6,7 @@ What plugins compile against (the harness's and datatypes' sources, the
 schemas, the built-in targets) goes into the package as trebuchet/share/,
 laid out as in a checkout, and beside it share/build/ with the executor and,
 where the real SFIO (libgvpr.so.2) is installed, Robust SFIO's library:
-runner/paths.py finds either layout.  They are compiled by the Makefile's
+src/trebuchet/core/paths.py finds either layout.  They are compiled by the Makefile's
 own recipes, so a checkout and an install run one executor built one way.
 An editable install (`make build`) skips all this: the checkout is its own."""
 import ctypes

@@ -1,5 +1,5 @@
 /*
- * trebuchet-exec's exit codes: the same table as runner/exitcodes.py, which
+ * trebuchet-exec's exit codes: the same table as src/trebuchet/core/exitcodes.py, which
  * the `trebuchet` CLI passes on unchanged.
  */
 #ifndef TREBUCHET_EXITCODES_H

@@ -3,7 +3,7 @@
  * of its parameters are held to; the campaign draws from the product of
  * those and the other parameters' full lists (tb_cases_widen).
  *
- * The text is the runs.pins column's, as runner/pins.py writes it and a
+ * The text is the runs.pins column's, as src/trebuchet/run/pins.py writes it and a
  * resumed run reads it back: pins separated by spaces, each
  * FUNCTION.PARAM#POSITION=DATATYPE:VALUE[,DATATYPE:VALUE...].  PARAM is the
  * spec's name, kept for people; POSITION (0-based) is what counts here.

@@ -62,7 +62,7 @@ struct tb_plugin {
 	const char *target;
 	const char *extends;                        /* the base target's name, or NULL */
 	const char *(*version)(void);               /* the library's version */
-	const char *spec_digest;                    /* of the spec's functions (runner/spec.py) */
+	const char *spec_digest;                    /* of the spec's functions (src/trebuchet/spec/load.py) */
 	const struct tb_function *functions;        /* { 0 } terminated */
 	const struct tb_datatype *const *datatypes; /* the target's own; may be NULL */
 };

@@ -13,7 +13,7 @@
 
 /* bytes as a JSON string, one code point per byte (\u00XX for any byte
  * outside printable ASCII), so that any bytes a case wrote survive the
- * trip; runner/repro.py turns them back into bytes */
+ * trip; src/trebuchet/run/repro.py turns them back into bytes */
 static void print_bytes(const char *p, size_t n, FILE *out)
 {
 	size_t i;
@@ -74,7 +74,7 @@ static void print_result(const struct tb_target *t, const struct tb_result *r,
 	print_bytes(r->stderr_tail, r->stderr_len, out);
 	fprintf(out, ", \"setup_errno\": %d, \"setup_reason\": ", r->setup_errno);
 	print_bytes(r->setup_reason, r->reason_len, out);
-	/* where it ended: the site's frames, one per line (runner/repro.py
+	/* where it ended: the site's frames, one per line (src/trebuchet/run/repro.py
 	 * symbolizes them); "" when it left none */
 	fputs(", \"frames\": ", out);
 	print_bytes(r->site.frames, r->site_len ? r->site.frames_len : 0, out);

@@ -67,7 +67,7 @@
  *                                      under the limit, returning NULL
  *     symbolize=0                      the report names each place as
  *                                      (MODULE+0xOFFSET); the reporter names
- *                                      it (reports/sanitizer_report.py).  A
+ *                                      it (src/trebuchet/findings/sanitizer_report.py).  A
  *                                      symbolizer here reads the module by
  *                                      its path, which the sandbox hides
  *                                      when the checkout is under /tmp and

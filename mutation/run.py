@@ -70,20 +70,20 @@ GATE_FAST = GATE_HAND + ["tests/test_gate_input.py", "tests/test_gate_ratchet.py
                          "tests/test_gate_findings_hand.py", "tests/test_gate_edges.py",
                          "tests/test_baseline_by_hand.py", "tests/test_junit_by_hand.py"]
 MODULES = [
-    Module("reports/metrics.py", ["tests/test_rates.py", "tests/test_metrics_by_hand.py"]),
-    Module("gate/verdict.py", GATE_HAND + ["tests/test_gate_edges.py",
+    Module("src/trebuchet/report/metrics.py", ["tests/test_rates.py", "tests/test_metrics_by_hand.py"]),
+    Module("src/trebuchet/gate/verdict.py", GATE_HAND + ["tests/test_gate_edges.py",
                                           "tests/test_gate_findings_hand.py",
                                           "tests/test_gate_functions.py",
                                           "tests/test_gate_ratchet.py",
                                           "tests/test_gate_specs.py",
                                           "tests/test_gate_verdict.py"]),
-    Module("gate/baseline.py", GATE_FAST),
-    Module("gate/sarif.py", GATE_FAST),
-    Module("gate/junit.py", GATE_FAST),
-    Module("gate/corrupt.py", ["tests/test_gate_corrupt_hand.py"]),
-    Module("reports/silent.py", ["tests/test_silent.py", "-k", "by_hand or twin"]),
-    Module("reports/hindering.py", ["tests/test_hindering.py", "-k", "by_hand"]),
-    Module("runner/plugin_check.py", ["tests/test_plugin_check_by_hand.py", "tests/test_authoring.py",
+    Module("src/trebuchet/gate/baseline.py", GATE_FAST),
+    Module("src/trebuchet/gate/sarif.py", GATE_FAST),
+    Module("src/trebuchet/gate/junit.py", GATE_FAST),
+    Module("src/trebuchet/gate/corrupt_verdict.py", ["tests/test_gate_corrupt_hand.py"]),
+    Module("src/trebuchet/judge/silent.py", ["tests/test_silent.py", "-k", "by_hand or twin"]),
+    Module("src/trebuchet/judge/hindering.py", ["tests/test_hindering.py", "-k", "by_hand"]),
+    Module("src/trebuchet/build/plugin_check.py", ["tests/test_plugin_check_by_hand.py", "tests/test_authoring.py",
                                       "-k", "by_hand or conversion or signedness"]),
     Module("harness/classify.c", [], build=[CHECK_HARNESS], check=[CHECK_HARNESS]),
     Module("harness/cases.c", ["tests/test_case_draw.py"],
@@ -309,7 +309,7 @@ class Tally:
         """The score's 95% interval when only a sample of the mutants ran."""
         if not self.count("not run"):
             return ""
-        from trebuchet.reports.metrics import wilson
+        from trebuchet.report.metrics import wilson
         low, high = wilson(self.count("killed", "timeout"), self.run)
         return f" ({low:.0f}-{high:.0f}%)"
 

@@ -104,7 +104,7 @@ CREATE TABLE IF NOT EXISTS results (
 -- Where a failing case ended, taken in the test process as it died (a
 -- handler on an alternate signal stack): ABORT by a signal, and RESTART
 -- (the watchdog's signal).  Frames are module + offset; the reports
--- symbolize them after the run (reports/symbolize.py).
+-- symbolize them after the run (src/trebuchet/findings/symbolize.py).
 CREATE TABLE IF NOT EXISTS crash_sites (
     run_id      INTEGER NOT NULL,
     function    TEXT    NOT NULL,
@@ -119,7 +119,7 @@ CREATE TABLE IF NOT EXISTS crash_sites (
     PRIMARY KEY (run_id, function, case_index)
 );
 
--- Findings (reports/findings.py), made from the run's results, crash sites
+-- Findings (src/trebuchet/findings/signature.py), made from the run's results, crash sites
 -- and the spec's contract when the run ends (and when shards are merged).
 --
 -- Each value a function's parameter took, and whether the spec's contract
@@ -190,7 +190,7 @@ CREATE TABLE IF NOT EXISTS flaky (
     PRIMARY KEY (run_id, function, case_index)
 );
 
--- `trebuchet memcheck` (runner/memcheck.py): PASS cases of a run run again
+-- `trebuchet memcheck` (src/trebuchet/memcheck/valgrind.py): PASS cases of a run run again
 -- under Valgrind's memcheck.  CORRUPT (corrupt = 1): the call returned, and
 -- memcheck saw it read or write memory it must not; the first such error's
 -- kind, text and stack (down to the call shim) are kept.

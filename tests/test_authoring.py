@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, libdirs_said, trebuchet
-from trebuchet.runner import ctype_probe, plugin_check
+from trebuchet.build import ctype_probe, plugin_check
 
 EXAMPLE = ROOT / "docs" / "example"
 AUTHORING = ROOT / "tests" / "authoring"

@@ -7,8 +7,8 @@ import pytest
 
 from conftest import query, trebuchet
 from test_bad_input import GOOD_FUNCTION, assert_input_error, write_spec
-from trebuchet.runner import paths
-from trebuchet.runner.exitcodes import Exit
+from trebuchet.core import paths
+from trebuchet.core.exitcodes import Exit
 
 
 @pytest.mark.parametrize("option, value, wanted", [

@@ -1,4 +1,4 @@
-"""gate/baseline.py on files and stores written by hand: the text it
+"""src/trebuchet/gate/baseline.py on files and stores written by hand: the text it
 writes (its exact layout, which a pull request's diff reads), the rebase of
 some functions into a reviewed baseline, and what it refuses.  Every
 expected value below is written out, not computed by the module."""
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import hand_store
 from trebuchet.gate import baseline as baselines
-from trebuchet.runner.errors import TrebuchetError
+from trebuchet.core.errors import TrebuchetError
 
 RUN = {"seed": 1, "cap": 10, "timeout_ms": 1000, "dictionary": "ours", "dictionary_digest": "d",
        "spec_digest": "s", "library": "v", "harness": "v"}

@@ -15,8 +15,8 @@ import pytest
 
 from conftest import ROOT, TREBUCHET, query, trebuchet
 
-from trebuchet.reports.store import schema_version
-from trebuchet.runner import bench_io, resident
+from trebuchet.store.database import schema_version
+from trebuchet.study import bench_io, resident
 
 LIBRARIES = ("stdio", "sfio", "robust_sfio")
 PROGRAMS = {lib: ROOT / "build" / "bench" / "io" / f"iobench_{lib}" for lib in LIBRARIES}

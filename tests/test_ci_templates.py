@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from trebuchet.runner import cli
+from trebuchet.cli import main as cli
 
 CI = ROOT / "docs" / "ci"
 

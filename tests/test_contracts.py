@@ -5,8 +5,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, trebuchet
-from trebuchet.runner import spec as specs
-from trebuchet.runner.errors import TrebuchetError
+from trebuchet.spec import load as specs
+from trebuchet.core.errors import TrebuchetError
 
 SPECS = {"stdio": "stdio", "sfio": "sfio", "robust_sfio": "robust_sfio",
          "expat": str(ROOT / "examples/expat/expat.yaml")}

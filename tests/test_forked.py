@@ -5,8 +5,9 @@ import signal
 
 import pytest
 
-from trebuchet.reports import forked, store
-from trebuchet.runner.errors import TrebuchetError
+from trebuchet.report import forked
+from trebuchet.store import database as store
+from trebuchet.core.errors import TrebuchetError
 
 
 def test_a_step_gives_back_its_result_from_a_process_of_its_own():

@@ -2,7 +2,7 @@
 demolib stored by hand, each with memcheck's verdicts written as
 `trebuchet memcheck` stores them, and no memcheck run (the store holds the
 baseline's cases checked) nor rerun (--confirm 0).  Every rule of
-gate/corrupt.py is one case: Corrupt in both, a new case of a defect the
+src/trebuchet/gate/corrupt_verdict.py is one case: Corrupt in both, a new case of a defect the
 baseline knows, a new defect (one of two cases, one of one), fixed, and
 memcheck's own string routines passed over to name where it struck."""
 import json
@@ -16,7 +16,7 @@ from test_gate_hand import SPEC, VALUES, demolib
 from trebuchet.gate import baseline as baselines
 from trebuchet.gate import junit, sarif
 from trebuchet.gate import verdict as gate
-from trebuchet.runner import spec as specs
+from trebuchet.spec import load as specs
 
 ALL_PASS = demolib([(v, "PASS") for v in VALUES])
 SHIM = "call_demo_count (demolib.so) /b/demolib.c:9"
@@ -48,7 +48,7 @@ NOW = {0: READ_IN_COUNT,    # a new case of a defect the baseline knows
 
 
 def memchecked(db, verdicts):
-    """memcheck's rows for the newest run, as runner/memcheck.py stores them."""
+    """memcheck's rows for the newest run, as src/trebuchet/memcheck/valgrind.py stores them."""
     with sqlite3.connect(db) as conn:
         [run] = conn.execute("SELECT max(id) FROM runs").fetchone()
         for case, error in verdicts.items():
@@ -157,7 +157,7 @@ def test_a_run_not_memchecked_is_said_not_gated(tmp_path, monkeypatch):
 
 def checked(kind):
     """A rerun's verdict as memcheck.check_case gives it: Corrupt of kind, or clean."""
-    from trebuchet.runner import memcheck
+    from trebuchet.memcheck import valgrind as memcheck
     return memcheck.Checked("demo_count", 3, "PASS", kind, "w", "f") if kind else \
         memcheck.Checked("demo_count", 3, "PASS")
 
@@ -174,7 +174,7 @@ def test_a_defect_is_confirmed_when_every_rerun_is_corrupt_with_its_kind(compare
 
 
 def test_flaky_and_fixed_count_only_when_asked(compared):
-    from trebuchet.gate import corrupt
+    from trebuchet.gate import corrupt_verdict as corrupt
 
     result, _, _ = compared
     result.corrupt.new[0].reruns = [checked(None)]  # flaky now
@@ -191,7 +191,7 @@ def test_flaky_and_fixed_count_only_when_asked(compared):
 
 
 def test_the_text_lists_so_many_defects_and_says_how_many_more(compared):
-    from trebuchet.gate import corrupt
+    from trebuchet.gate import corrupt_verdict as corrupt
 
     result, _, _ = compared
     lines = corrupt.text(result, 1)

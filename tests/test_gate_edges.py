@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from test_gate_hand import compared  # noqa: F401
 from trebuchet.gate import verdict as gate
-from trebuchet.runner.errors import HarnessError, TrebuchetError
+from trebuchet.core.errors import HarnessError, TrebuchetError
 
 SPEC = "tests/demolib/demolib.yaml"
 

@@ -22,7 +22,7 @@ from test_gate import DEMO_LIB, build_demolib, junit_valid, sarif_errors
 from trebuchet.gate import baseline as baselines
 from trebuchet.gate import junit, sarif
 from trebuchet.gate import verdict as gate
-from trebuchet.runner import spec as specs
+from trebuchet.spec import load as specs
 
 SPEC = "tests/demolib/demolib.yaml"
 SEGV = dict(signal=11)

@@ -15,8 +15,8 @@ from test_gate import DEMO_LIB, build_demolib, junit_valid, sarif_errors
 from trebuchet.gate import baseline as baselines
 from trebuchet.gate import junit, sarif
 from trebuchet.gate import verdict as gate
-from trebuchet.runner import spec as specs
-from trebuchet.runner.errors import TrebuchetError
+from trebuchet.spec import load as specs
+from trebuchet.core.errors import TrebuchetError
 
 SPEC = "tests/demolib/demolib.yaml"
 SEGV, BUS = dict(signal=11), dict(signal=7)

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT, hand_store, trebuchet
 from trebuchet.gate import baseline as baselines
-from trebuchet.reports import store
+from trebuchet.store import database as store
 
 SPEC = "tests/demolib/demolib.yaml"
 COUNT = dict(signature="size_t demo_count(const char *s, int c)", datatypes="string int",

@@ -7,7 +7,8 @@ import subprocess
 
 from conftest import ROOT, trebuchet
 from test_gate import expected_regression
-from trebuchet.runner import build, spec as specs
+from trebuchet.build import plugins as build
+from trebuchet.spec import load as specs
 
 
 def spec_of_version(folder, version):

@@ -9,8 +9,10 @@ import pytest
 import yaml
 
 from conftest import ROOT, campaigns_with_report, hand_store, trebuchet
-from trebuchet.reports import dictionaries, hindering, store
-from trebuchet.reports.spec_reads import SpecReads
+from trebuchet.report import dictionaries
+from trebuchet.judge import hindering
+from trebuchet.store import database as store
+from trebuchet.spec.reads import SpecReads
 from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
 
 FUNCTIONS = ["fclose", "fseek", "fopen", "fputs", "ungetc"]

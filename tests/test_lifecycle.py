@@ -10,7 +10,7 @@ import re
 import signal
 
 from conftest import query, read_progress_until, start_run, trebuchet, wait_gone
-from trebuchet.runner.exitcodes import Exit
+from trebuchet.core.exitcodes import Exit
 
 def children(pid):
     with open(f"/proc/{pid}/task/{pid}/children") as f:

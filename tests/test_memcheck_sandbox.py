@@ -15,7 +15,7 @@ import pytest
 
 from conftest import needs_sandbox, query, trebuchet
 from test_sandbox import EXEC, NOBODY, PLUGIN, bait, user_namespaces_allowed  # noqa: F401
-from trebuchet.runner import memcheck
+from trebuchet.memcheck import valgrind as memcheck
 
 pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind not installed")
 

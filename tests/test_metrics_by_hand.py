@@ -1,4 +1,4 @@
-"""reports/metrics.py on stores counted by hand: the per-value statistics,
+"""src/trebuchet/report/metrics.py on stores counted by hand: the per-value statistics,
 the real-stream rate, the runs a report reads, the study's figures and the
 pairs, and the benchmarks' medians and intervals.  Every expected number
 below is worked out in the comments beside it, not by the code under test."""
@@ -7,7 +7,8 @@ import sqlite3
 import pytest
 
 from conftest import ROOT, hand_store
-from trebuchet.reports import metrics, store
+from trebuchet.report import metrics
+from trebuchet.store import database as store
 
 # a: 3 values, s: 2; case 5 is SETUP.  Tested 5, failing 3 (2 ABORT, 1 RESTART).
 #   a=int:NEG   1 of 1 fails (100%), the others 2 of 4 (50%): raises 50 pp

@@ -1,4 +1,4 @@
-"""runner/plugin_check.py's checks one by one, on specs and datatypes made
+"""src/trebuchet/build/plugin_check.py's checks one by one, on specs and datatypes made
 by hand: each mistake is refused with its own sentence at its own line, and
 what is accepted is accepted as it is.  (test_authoring.py runs the same
 checks end to end through `trebuchet build`.)"""
@@ -8,9 +8,10 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import ROOT
-from trebuchet.runner import plugin_check, spec as specs
-from trebuchet.runner.ctype_probe import CType, Signatures
-from trebuchet.runner.errors import TrebuchetError
+from trebuchet.build import plugin_check
+from trebuchet.spec import load as specs
+from trebuchet.build.ctype_probe import CType, Signatures
+from trebuchet.core.errors import TrebuchetError
 
 SPEC = Path("/specs/t.yaml")
 DATATYPES = {"int": {"ctype": "int"}, "buf": {"ctype": "void *, size_t", "span": 2},

@@ -5,7 +5,8 @@ normalized means and their range instead of counting as 0%."""
 import pytest
 
 from conftest import hand_store
-from trebuchet.reports import metrics, store
+from trebuchet.report import metrics
+from trebuchet.store import database as store
 
 FUNCTIONS = {
     # 3 tested: 1 ABORT, 1 RESTART

@@ -257,8 +257,8 @@ def test_a_report_reads_each_spec_once(tmp_path, monkeypatch):
     judge; the report parses each once (robust_sfio's reads sfio's as its
     base, inside its own load).  The reads are logged to a file, which the
     judges' process (a fork) writes too."""
-    from trebuchet.reports import report
-    from trebuchet.runner import spec as specs
+    from trebuchet.report import writer as report
+    from trebuchet.spec import load as specs
 
     log, load = tmp_path / "reads", specs.load
 

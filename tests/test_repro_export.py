@@ -5,8 +5,9 @@ functions ends as it did in the campaign: only its duration differs."""
 import json
 
 from conftest import trebuchet
-from trebuchet.runner import build, executor, repro
-from trebuchet.runner import spec as specs
+from trebuchet.build import plugins as build
+from trebuchet.run import executor, repro
+from trebuchet.spec import load as specs
 
 # PASS, ABORT by a signal and by exit(), RESTART with stderr, SETUP, and a
 # PASS whose cleanup crashed: every field set and unset

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT, query, trebuchet
-from trebuchet.runner import spec as specs
+from trebuchet.spec import load as specs
 
 BUILT = ROOT / "build" / "targets" / "robust_sfio" / "tests"
 PROGRAMS = subprocess.run([str(BUILT / "equivalence_plain"), "--list"], capture_output=True,

@@ -26,10 +26,10 @@ import pytest
 
 from conftest import ROOT, query, trebuchet
 
-from trebuchet.reports import sanitizer_report
-from trebuchet.runner import build, sanitizers
-from trebuchet.runner.errors import TrebuchetError
-from trebuchet.runner import spec as specs
+from trebuchet.findings import sanitizer_report
+from trebuchet.build import plugins as build, sanitizers
+from trebuchet.core.errors import TrebuchetError
+from trebuchet.spec import load as specs
 
 LATENT = ROOT / "tests" / "latent" / "latent.yaml"
 EXEC = ROOT / "build" / "bin" / "trebuchet-exec"

@@ -65,7 +65,7 @@ def test_the_function_page_lists_each_value_with_why(campaign, tmp_path):
 
 
 def test_the_words_for_each_way_a_setup_fails():
-    from trebuchet.runner.names import setup_why
+    from trebuchet.core.readable import setup_why
     assert setup_why(13, "x" * 159) == "x" * 159 + " (errno EACCES)"
     assert setup_why(0, "said alone") == "said alone"
     assert setup_why(0, None) == "its setup gave no reason"

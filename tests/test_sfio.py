@@ -3,7 +3,7 @@ equivalents the reports set side by side."""
 import pytest
 
 from conftest import ROOT, outcomes, query, trebuchet, value_product
-from trebuchet.runner import spec as specs
+from trebuchet.spec import load as specs
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from conftest import outcomes, query, read_progress_until, start_run, trebuchet
-from trebuchet.runner.exitcodes import Exit
+from trebuchet.core.exitcodes import Exit
 
 N = 3
 # What a case's result is, as `trebuchet export` writes it.

@@ -1,4 +1,4 @@
-"""The signature rule (reports/findings.py) against its corpus,
+"""The signature rule (src/trebuchet/findings/signature.py) against its corpus,
 tests/data/signatures/: failing cases written by hand, each with the
 signature and title expected of it and why."""
 import json
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trebuchet.reports import findings, symbolize
+from trebuchet.findings import signature as findings, symbolize
 
 CORPUS = Path(__file__).parent / "data/signatures"
 

@@ -9,8 +9,10 @@ import sqlite3
 import pytest
 
 from conftest import campaigns_with_report, hand_store, trebuchet
-from trebuchet.reports import dictionaries, silent, store
-from trebuchet.reports.spec_reads import SpecReads
+from trebuchet.report import dictionaries
+from trebuchet.judge import silent
+from trebuchet.store import database as store
+from trebuchet.spec.reads import SpecReads
 
 FUNCTIONS = "sfclose,sfseek,sfputc,sfsync"
 

@@ -36,7 +36,7 @@ def test_a_survey_spec_runs_capped_small(spec, tmp_path):
 
 # "it dies of signal 11 (SIGSEGV)", "it exits with status 1, from inside the
 # call", "the call never returns (...)", "it exits 0 after printing "..."":
-# runner/emit_c.py's endings, as the reproducer's header states one
+# src/trebuchet/run/emit_c.py's endings, as the reproducer's header states one
 ENDING = re.compile(r"this program should end the same way:\n \* (?P<text>.*?)\.\n \*\n",
                     re.S)
 

@@ -1,5 +1,5 @@
 """The values that most raise a function's failure rate, per parameter
-(reports/metrics.py, ValueStats.raise_pp): by hand on a store of six cases,
+(src/trebuchet/report/metrics.py, ValueStats.raise_pp): by hand on a store of six cases,
 and recomputed in SQL over the report's fixed small store."""
 import json
 import sqlite3

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 size=$(( ${SIZE_MIB:-8} << 20 ))
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-.venv/bin/python -c "from trebuchet.runner.bench_io import make_input; from pathlib import Path; make_input(Path('$work/input'), $size)"
+.venv/bin/python -c "from trebuchet.study.bench_io import make_input; from pathlib import Path; make_input(Path('$work/input'), $size)"
 
 count() {  # BINARY BENCHMARK BLOCK -> callgrind's instruction total
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \

@@ -1,1 +1,0 @@
-"""trebuchet.reports: metrics, figures, HTML and exports from a store."""

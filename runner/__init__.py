@@ -1,1 +1,0 @@
-"""trebuchet.runner: the `trebuchet` CLI, spec loading, code generation and campaigns."""

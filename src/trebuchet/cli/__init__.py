@@ -1,0 +1,1 @@
+"""The `trebuchet` command line."""

@@ -1,0 +1,63 @@
+"""Makes a run's findings and stores them (src/trebuchet/findings/signature.py has the
+rules): when `trebuchet run` ends, stopped or not, and when `merge` has
+joined shards.  What the contract accepts is read from the spec and from
+the executor's listing of the run's own values (the dictionary it drew
+from), so a report made later, elsewhere, needs neither."""
+import os
+import sqlite3
+
+from trebuchet.findings import violations as contract, storage as findings_store
+from trebuchet.findings import signature as findings_model
+from trebuchet.store import database as store
+
+from trebuchet.build import plugins as build
+from trebuchet.run import executor
+from trebuchet.spec import load as specs
+from trebuchet.core.errors import TrebuchetError
+
+
+def _misuse(plugin, dictionary):
+    return {d["name"]: {v["name"]: v.get("misuse", False) for v in d["values"]}
+            for d in executor.list_datatypes(plugin, dictionary)}
+
+
+def record(db, run, spec, plugin=None):
+    """Analyzes run of db and stores its findings; returns them."""
+    plugin = plugin or build.build_plugin(spec, quiet=True)
+    conn = store.connect(db)
+    dictionary = conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run,)).fetchone()[0]
+    conn.close()
+    listed = executor.list_functions(plugin, dictionary)
+    contracts = contract.contracts_for(spec, listed, _misuse(plugin, dictionary))
+    lock = store.writer_lock(db)  # no run writes the store meanwhile
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        found, cases = findings_model.analyze(conn, run, spec, contracts,
+                                              findings_model.library_modules(spec))
+        with conn:
+            findings_store.persist(conn, run, found, cases)
+    except sqlite3.Error as e:
+        raise TrebuchetError(f"cannot store the findings of run {run}: {e}", db) from None
+    finally:
+        conn.close()
+        os.close(lock)
+    return found
+
+
+def record_latest(db, spec, plugin=None):
+    """record() for the target's newest run in db, if it has one."""
+    conn = store.connect(db)
+    row = conn.execute("SELECT max(id) FROM runs WHERE target = ?", (spec.target,)).fetchone()
+    conn.close()
+    return record(db, row[0], spec, plugin) if row and row[0] else []
+
+
+def spec_of_run(conn, run):
+    """The spec a stored run was made with, found again as `run --target`
+    named it; None when it is not here."""
+    target, path = conn.execute("SELECT target, spec FROM runs WHERE id = ?", (run,)).fetchone()
+    try:
+        return specs.load(specs.find_spec(path or target))
+    except TrebuchetError:
+        return None

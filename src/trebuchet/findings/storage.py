@@ -1,0 +1,168 @@
+"""A run's findings in the store (schemas/results.sql: findings,
+finding_cases, run_values): written once when the run ends
+(src/trebuchet/findings/making.py), read by the reports, `trebuchet findings`, export and
+the gate."""
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from trebuchet.core.readable import last_line
+
+from trebuchet.findings.symbolize import HARNESS_MODULES
+
+from trebuchet.report import metrics  # its FAILING; metrics reads this module's rows
+
+
+def above_harness(frames):
+    """The frames down to the call shim: the executor's below it say
+    nothing of the case (`repro` shows the same)."""
+    shown = []
+    for f in frames:
+        if f.module_name in HARNESS_MODULES and shown:
+            break
+        shown.append(f)
+    return shown
+
+
+def persist(conn, run, findings, cases):
+    """Writes the run's findings, their cases and its values' verdicts,
+    replacing what an earlier analysis of the run wrote."""
+    for table in ("findings", "finding_cases", "run_values", "findings_made"):
+        conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run,))
+    conn.execute("INSERT INTO findings_made VALUES (?)", (run,))
+    values = {}
+    for c in cases:
+        for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
+            values[(c.function, i, v)] = ok
+    conn.executemany("INSERT INTO run_values VALUES (?, ?, ?, ?, ?)",
+                     ((run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()))
+    for f in findings:
+        e = f.example
+        conn.execute(
+            "INSERT INTO findings (run_id, id, signature, fingerprint, kind, title, functions,"
+            " cases, misuse_cases, trigger, location, frame, frames, violation, violating_cases,"
+            " example_function, example_case, stderr) VALUES"
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
+             len(f.cases), f.misuse_cases, f.trigger, f.location,
+             f.frames[-1].text if f.frames else None,
+             "\n".join(fr.text for fr in above_harness(e.frames or f.frames)), f.violation,
+             len(f.violating), e.function, e.index, e.stderr))
+        conn.executemany("INSERT INTO finding_cases VALUES (?, ?, ?, ?)",
+                         ((run, c.function, c.index, f.id) for c in f.cases))
+
+
+@dataclass
+class Stored:
+    """A finding as the store holds it: what reports, the CLI, export and
+    the gate read."""
+    run: int
+    id: int
+    signature: str
+    fingerprint: str
+    kind: str
+    title: str
+    functions: list
+    cases: int
+    misuse_cases: int
+    trigger: str
+    location: str
+    frame: str
+    frames: list
+    violation: str
+    violating_cases: int
+    example_function: str
+    example_case: int
+    stderr: str
+
+    @property
+    def is_violation(self):
+        return self.violation is not None
+
+    @property
+    def misuse_only(self):
+        """Every case holds a value the contract does not accept."""
+        return self.misuse_cases == self.cases and not self.is_violation
+
+    @property
+    def place(self):
+        """Where it strikes as people read it: its file and line, relative
+        to the working directory when the file lies under it; else its
+        naming frame; None when no frame names it."""
+        if not self.location:
+            return self.frame
+        file, _, line = self.location.rpartition(":")
+        path = Path(file)
+        if path.is_absolute() and path.is_relative_to(Path.cwd()):
+            return f"{path.relative_to(Path.cwd())}:{line}"
+        return self.location
+
+    @property
+    def last_words(self):
+        """The representative's last line on stderr, or None."""
+        return last_line(self.stderr) or None
+
+
+def analyzed(conn, run):
+    """Whether the run's findings were made: a run never analyzed is not
+    one whose findings are none."""
+    return conn.execute("SELECT 1 FROM findings_made WHERE run_id = ?",
+                        (run,)).fetchone() is not None
+
+
+def stored(conn, run):
+    """The run's findings, in their order."""
+    return [Stored(r["run_id"], r["id"], r["signature"], r["fingerprint"], r["kind"], r["title"],
+                   r["functions"].split(","), r["cases"], r["misuse_cases"], r["trigger"],
+                   r["location"], r["frame"], r["frames"].splitlines() if r["frames"] else [],
+                   r["violation"], r["violating_cases"], r["example_function"],
+                   r["example_case"], r["stderr"])
+            for r in _rows(conn, "SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run,))]
+
+
+def _rows(conn, sql, args):
+    cursor = conn.execute(sql, args)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor]
+
+
+@dataclass
+class AcceptableRate:
+    """The normalized failure rate over the cases whose values are all
+    acceptable, beside the raw one: what a library does with input its
+    documentation allows."""
+    rate: float          # percent: the mean over functions with such cases, or None
+    functions: int       # functions with at least one such case
+    cases: int
+    failing: int
+
+
+def acceptance(conn, run):
+    """accepts(function, value names): whether the contract accepts every
+    value of a case of the run (its values' verdicts, run_values); a value
+    without a verdict counts as accepted."""
+    verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
+        "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
+    return lambda function, names: all(verdict.get((function, i, v), 1)
+                                       for i, v in enumerate(names))
+
+
+def acceptable_rate(conn, run):
+    accepts = acceptance(conn, run)
+    per = defaultdict(lambda: [0, 0])
+    for function, values, outcome in conn.execute(
+            "SELECT function, value_names, outcome FROM results"
+            " WHERE run_id = ? AND outcome != 'SETUP'", (run,)):
+        if accepts(function, values.split(" ") if values else []):
+            per[function][0] += 1
+            per[function][1] += outcome in metrics.FAILING
+    rates = [100.0 * f / n for n, f in per.values() if n]
+    return AcceptableRate(sum(rates) / len(rates) if rates else None, len(rates),
+                          sum(n for n, _ in per.values()), sum(f for _, f in per.values()))
+
+
+def repro_command(info, function, case):
+    """The command that runs one case of a run again (metrics.RunInfo)."""
+    return (f"trebuchet repro --target {info.target_arg} --function {function} --case {case}"
+            + ("" if info.dictionary == "ours" else f" --dictionary {info.dictionary}")
+            + (f" --sanitizer {info.sanitizer}" if info.sanitizer else ""))

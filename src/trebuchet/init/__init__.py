@@ -1,0 +1,1 @@
+"""`trebuchet init`: a spec drafted from a library's headers."""

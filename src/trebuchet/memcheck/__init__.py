@@ -1,0 +1,1 @@
+"""Cases that passed, checked under Valgrind's memcheck: the Corrupt judge."""

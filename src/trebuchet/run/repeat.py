@@ -1,0 +1,62 @@
+"""`trebuchet run --repeat N`: every case of a finished run run N - 1 times
+more, each repetition a whole campaign of its own (same plugin, seed, cap,
+selection, shard, dictionary, timeout, pins or listed cases) into a store that is thrown away;
+a case whose outcome or signal is not the same every time is flaky.  Kept
+in the run's store (tables repeats and flaky, schemas/results.sql)."""
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from trebuchet.store import database as store
+
+from trebuchet.run import executor
+from trebuchet.core.exitcodes import Exit
+from trebuchet.core.readable import outcome_brief
+
+
+def _outcomes(db, run=None):
+    """{(function, case index): "OUTCOME[ SIGNAL]"} of one run of a store."""
+    with sqlite3.connect(db) as conn:
+        run = run or conn.execute("SELECT max(id) FROM runs").fetchone()[0]
+        return {(f, i): outcome_brief(o, s, x) for f, i, o, s, x in conn.execute(
+            "SELECT function, case_index, outcome, signal, exit_status FROM results"
+            " WHERE run_id = ?", (run,))}
+
+
+def repeat(db, plugin, run, times, jobs=None, scratch=None, memory_mb=None):
+    """Runs run's campaign times - 1 more; stores the repetition count and the
+    flaky cases; returns (exit code, number of flaky cases)."""
+    with sqlite3.connect(db) as conn:
+        functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox, pins = conn.execute(
+            "SELECT functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox, pins"
+            " FROM runs WHERE id = ?", (run,)).fetchone()
+        listed = conn.execute("SELECT function, case_index FROM listed_cases WHERE run_id = ?",
+                              (run,)).fetchall()
+    seen = {case: [brief] for case, brief in _outcomes(db, run).items()}
+    with tempfile.TemporaryDirectory(prefix="trebuchet-repeat-") as tmp:
+        cases = Path(tmp) / "listed" if listed else None  # the cases a --values-file run ran
+        if cases:
+            cases.write_text("".join(f"{f} {i}\n" for f, i in listed))
+        for k in range(times - 1):
+            again = Path(tmp) / f"repeat{k}.db"
+            rc = executor.run_campaign(plugin, again, functions=functions.split(","), cap=cap,
+                                       seed=seed, timeout=timeout_ms / 1000, jobs=jobs,
+                                       progress=False, scratch=scratch, memory_mb=memory_mb,
+                                       shard=f"{shard}/{shards}", dictionary=dictionary,
+                                       sandbox=sandbox != "none",  # as the run was
+                                       pins=pins, listed=cases)
+            if rc != Exit.OK:
+                return rc, 0
+            for case, brief in _outcomes(again).items():
+                seen.setdefault(case, []).append(brief)
+    flaky = [(run, f, i, ", ".join(b)) for (f, i), b in sorted(seen.items()) if len(set(b)) > 1]
+    lock = store.writer_lock(db)
+    try:
+        with sqlite3.connect(db) as conn:
+            conn.execute("INSERT OR REPLACE INTO repeats VALUES (?, ?)", (run, times))
+            conn.execute("DELETE FROM flaky WHERE run_id = ?", (run,))
+            conn.executemany("INSERT INTO flaky VALUES (?, ?, ?, ?)", flaky)
+    finally:
+        os.close(lock)
+    return Exit.OK, len(flaky)

@@ -1,0 +1,1 @@
+"""A target's spec: read, validated, and read once per report."""

@@ -1,0 +1,34 @@
+"""What the reports read from the specs beside their runs, each spec parsed
+once per report: parsing and validating one takes a good part of a second,
+and the Silent and Hindering judges ask for one per function judged."""
+from trebuchet.spec import load as specs
+
+
+class SpecReads:
+    """One report's reads.  A target is its name or its spec's path, as a
+    run was given it; a spec not here (a store from elsewhere) reads as no
+    functions."""
+
+    def __init__(self):
+        self._functions = {}
+
+    def functions(self, target):
+        if target not in self._functions:
+            self._functions[target] = specs.functions_of(target)
+        return self._functions[target]
+
+    def equivalents(self, target):
+        """{function: its stdio equivalent}, for those that name one."""
+        return {f.name: f.equivalent for f in self.functions(target) if f.equivalent}
+
+    def texts(self, info):
+        """{function: {"note", "equivalent"}} from the spec the run
+        (metrics.RunInfo) was made with."""
+        return {f.name: {"note": f.note, "equivalent": f.equivalent}
+                for f in self.functions(info.target_arg)}
+
+    def errnos(self, info):
+        """{function: set of errno names it may report}, for the functions
+        of the run's spec that list them."""
+        return {f.name: set(f.errnos) for f in self.functions(info.target_arg)
+                if f.errnos is not None}

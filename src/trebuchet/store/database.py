@@ -1,0 +1,51 @@
+"""Read access to a trebuchet store, with the schema version check.  The
+schema itself is schemas/results.sql; this module only reads it for its
+version."""
+import fcntl
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from trebuchet.core import paths
+from trebuchet.core.errors import TrebuchetError
+
+
+def schema_text():
+    return paths.RESULTS_SQL.read_text()
+
+
+def schema_version():
+    match = re.search(r"user_version\s*=\s*(\d+)", schema_text())
+    return int(match.group(1))
+
+
+def connect(db):
+    """Opens an existing store read-only after checking its schema version."""
+    db = Path(db)
+    if not db.is_file():
+        raise TrebuchetError("no such store", db)
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise TrebuchetError(f"not a trebuchet store ({e})", db) from None
+    if version != schema_version():
+        raise TrebuchetError(f"store has schema version {version}, this trebuchet reads "
+                             f"version {schema_version()}", db)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def writer_lock(path):
+    """Takes the one-writer lock `trebuchet run` takes on a store
+    (harness/store.c: a flock, independent of SQLite's locks); returns its
+    descriptor, held until closed or the process ends."""
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TrebuchetError("is being written by another trebuchet; wait for it to end",
+                             path) from None
+    return fd

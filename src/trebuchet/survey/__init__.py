@@ -1,0 +1,1 @@
+"""The survey of libraries under examples/: its runs and its page."""
