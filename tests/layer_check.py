@@ -11,7 +11,7 @@ from pathlib import Path
 # as long as no circle forms between them
 LAYERS = (
     ("core",),
-    ("spec", "store"),
+    ("harness", "spec", "store"),
     ("build", "run"),
     ("findings", "memcheck", "judge", "init"),
     ("report", "gate", "study", "survey"),

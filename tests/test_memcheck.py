@@ -143,10 +143,10 @@ def test_corrupt_in_the_report_the_export_and_the_baseline(checked, tmp_path):
 
 
 def test_the_watchdog_repro_memcheck_scales_is_the_executor_s_default():
-    """src/trebuchet/run/executor.py's DEFAULT_TIMEOUT_MS restates harness/options.c's."""
+    """src/trebuchet/harness/executor.py's DEFAULT_TIMEOUT_MS restates harness/options.c's."""
     import re
 
-    from trebuchet.run import executor
+    from trebuchet.harness import executor
 
     options = (ROOT / "harness" / "options.c").read_text()
     [stated] = re.findall(r"\.timeout_ms = (\d+),", options)

@@ -8,6 +8,8 @@ import pytest
 
 from conftest import ROOT, hand_store
 from trebuchet.report import metrics
+from trebuchet.core import readable
+from trebuchet.store.runs import latest_runs, report_runs
 from trebuchet.store import database as store
 
 # a: 3 values, s: 2; case 5 is SETUP.  Tested 5, failing 3 (2 ABORT, 1 RESTART).
@@ -133,9 +135,9 @@ def test_a_report_reads_the_newest_finished_run_and_prefers_ours(tmp_path):
     _run(db, "a", finished=False)                                     # 3: unfinished
     only_theirs = _run(db, "b", "ballista")                           # 4
     conn = store.connect(db)
-    assert metrics.latest_runs(conn) == {"a": theirs, "b": only_theirs}
-    assert metrics.report_runs(conn) == {"a": ours, "b": only_theirs}
-    assert list(metrics.report_runs(conn)) == ["a", "b"]
+    assert latest_runs(conn) == {"a": theirs, "b": only_theirs}
+    assert report_runs(conn) == {"a": ours, "b": only_theirs}
+    assert list(report_runs(conn)) == ["a", "b"]
 
 
 def test_a_target_in_two_stores_is_taken_from_the_last_unless_that_leaves_ours(tmp_path):
@@ -318,7 +320,7 @@ def test_a_store_without_benchmarks_has_none(tmp_path):
 
 @pytest.mark.parametrize("count, text", [(0, "0 findings"), (1, "1 finding"), (2, "2 findings")])
 def test_plural(count, text):
-    assert metrics.plural(count, "finding") == text
+    assert readable.plural(count, "finding") == text
 
 
 def test_the_study_s_published_figures():

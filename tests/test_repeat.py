@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import query, trebuchet
-from trebuchet.report.metrics import wilson
+from trebuchet.core.rates import wilson
 
 
 def test_a_case_that_alternates_is_flaky_and_listed(sandbox_dirs, share, tmp_path):

@@ -243,7 +243,7 @@ def test_templates_lay_out_numbers_and_never_compute_them():
 
 
 def test_failing_is_defined_once():
-    """"failing = ABORT or RESTART" is metrics.FAILING; no other report
+    """"failing = ABORT or RESTART" is FAILING; no other report
     module spells it out."""
     for module in (ROOT / "reports").glob("*.py"):
         if module.name == "metrics.py":

@@ -6,7 +6,8 @@ import json
 
 from conftest import trebuchet
 from trebuchet.build import plugins as build
-from trebuchet.run import executor, repro
+from trebuchet.run import repro
+from trebuchet.harness import executor
 from trebuchet.spec import load as specs
 
 # PASS, ABORT by a signal and by exit(), RESTART with stderr, SETUP, and a

@@ -27,7 +27,8 @@ import pytest
 from conftest import ROOT, query, trebuchet
 
 from trebuchet.findings import sanitizer_report
-from trebuchet.build import plugins as build, sanitizers
+from trebuchet.build import plugins as build
+from trebuchet.harness import sanitizers
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.spec import load as specs
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from trebuchet.findings import signature as findings, symbolize
+from trebuchet.findings import signature as findings
+from trebuchet.harness import crash_sites as symbolize
 
 CORPUS = Path(__file__).parent / "data/signatures"
 

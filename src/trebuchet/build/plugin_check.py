@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 
 from trebuchet.build import ctype_probe, elf_symbols
-from trebuchet.run import executor
+from trebuchet.harness import executor
 from trebuchet.spec import load as spec_module
 from trebuchet.core.errors import TrebuchetError
 

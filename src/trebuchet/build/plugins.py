@@ -26,7 +26,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from trebuchet.build import codegen, ctype_probe, plugin_check, sanitizers
+from trebuchet.build import codegen, ctype_probe, plugin_check
+from trebuchet.harness import sanitizers
 from trebuchet.core import paths
 from trebuchet.spec import load as spec_module
 from trebuchet.core.errors import TrebuchetError

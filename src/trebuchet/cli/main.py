@@ -16,17 +16,21 @@ from pathlib import Path
 
 from trebuchet.study import bench_io, bench_text
 from trebuchet.build import plugins as build
-from trebuchet.run import emit_c, executor, repeat, repro, summary
+from trebuchet.run import emit_c, repeat, repro
+from trebuchet.report import run_line as summary
+from trebuchet.harness import executor
 from trebuchet.spec import load as specs
 from trebuchet.init import command as draft_init
 from trebuchet.memcheck import valgrind as memcheck
 from trebuchet.core import paths
 from trebuchet.run import pins as targeted
-from trebuchet.build import sanitizers
+from trebuchet.harness import sanitizers
 from trebuchet.survey import campaign as survey_defaults
 from trebuchet.findings import making as triage
 from trebuchet.core.errors import HarnessError, TrebuchetError
 from trebuchet.core.exitcodes import Exit
+from trebuchet.core.readable import plural
+from trebuchet.store.runs import RunInfo, latest_runs
 
 DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
 
@@ -106,10 +110,9 @@ def _unfinished_dictionary(db, target):
 
 
 def metrics_latest_run(db, target):
-    from trebuchet.report import metrics
     from trebuchet.store import database as store
 
-    return metrics.latest_runs(store.connect(db))[target]
+    return latest_runs(store.connect(db))[target]
 
 
 def _known_functions(spec, functions, target_arg):
@@ -246,12 +249,12 @@ def cmd_report(args):
 
 
 def cmd_findings(args):
-    from trebuchet.findings import storage as findings_store, text as findings_text
-    from trebuchet.report import metrics
+    from trebuchet.findings import storage as findings_store
+    from trebuchet.report import findings_text
     from trebuchet.store import database as store
 
     conn = store.connect(args.db)
-    for target, run in metrics.latest_runs(conn).items():
+    for target, run in latest_runs(conn).items():
         # a run stored without its findings (merged where its spec was not)
         if args.target in (None, target) and not findings_store.analyzed(conn, run):
             spec = triage.spec_of_run(conn, run)
@@ -266,7 +269,6 @@ def cmd_findings(args):
 
 
 def cmd_memcheck(args):
-    from trebuchet.report import metrics
     from trebuchet.store import database as store
 
     functions = _split(args.functions)
@@ -274,7 +276,7 @@ def cmd_memcheck(args):
     # closed: no reader is open while memcheck writes (a read-only reader
     # across a writer's end of WAL mode sees a disk I/O error)
     with contextlib.closing(store.connect(args.db)) as conn:
-        runs = {t: r for t, r in metrics.latest_runs(conn).items() if args.target in (None, t)}
+        runs = {t: r for t, r in latest_runs(conn).items() if args.target in (None, t)}
         if not runs:
             raise TrebuchetError(f"no finished run of target '{args.target}' in this store"
                                  if args.target else "no finished run in this store", args.db)
@@ -286,10 +288,10 @@ def cmd_memcheck(args):
         checked = memcheck.run(args.db, run, spec, functions, None if args.all else args.sample,
                                args.seed, args.jobs, progress)
         with contextlib.closing(store.connect(args.db)) as after:
-            info = metrics.RunInfo.read(after, run)
+            info = RunInfo.read(after, run)
             print(memcheck.summary_text(after, run, target, info.target_arg))
         if not args.quiet:
-            print(f"  ({metrics.plural(len(checked), 'case')} checked now in"
+            print(f"  ({plural(len(checked), 'case')} checked now in"
                   f" {time.monotonic() - started:.0f} s"
                   + (f"; {memcheck.sandbox_text(checked, info.sandbox)})" if checked else ")"))
     return Exit.OK
@@ -365,7 +367,6 @@ def cmd_gate(args):
     from importlib.metadata import version
 
     from trebuchet.gate import junit, sarif, verdict as gate
-    from trebuchet.report import metrics
 
 
     if args.emit_c:
@@ -384,7 +385,7 @@ def cmd_gate(args):
     written = gate.emit_reproducers(result, args.emit_c) if args.emit_c else None
     if written:
         what = "confirmed new finding" if result.by_finding else "confirmed new failure"
-        print(f"standalone C reproducers of {metrics.plural(written[0], what)} written to "
+        print(f"standalone C reproducers of {plural(written[0], what)} written to "
               f"{args.emit_c}/ ({written[1]} builds and runs the first)")
     return Exit.REGRESSED if result.failed else Exit.INPUT if result.refused else Exit.OK
 

@@ -10,7 +10,7 @@ KEYS = ("libc", "kernel", "sandbox")
 
 
 def of(info):
-    """{libc, kernel, sandbox} of a run (metrics.RunInfo or a run's row)."""
+    """{libc, kernel, sandbox} of a run (RunInfo or a run's row)."""
     get = info.get if isinstance(info, dict) else lambda k: getattr(info, k, None)
     return {k: get(k) for k in KEYS}
 

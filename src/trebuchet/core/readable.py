@@ -57,3 +57,8 @@ def last_line(text):
     lines = [line.strip() for line in (text or "").splitlines()
              if line.strip() and not _CLOSING.match(line.strip())]
     return lines[-1] if lines else ""
+
+
+def plural(count, word):
+    """"1 finding", "2 findings"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

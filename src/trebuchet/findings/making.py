@@ -11,7 +11,7 @@ from trebuchet.findings import signature as findings_model
 from trebuchet.store import database as store
 
 from trebuchet.build import plugins as build
-from trebuchet.run import executor
+from trebuchet.harness import executor
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
 

@@ -23,7 +23,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from trebuchet.findings import symbolize
+from trebuchet.harness import crash_sites as symbolize
 
 _SUMMARY = re.compile(
     r"^SUMMARY: (?P<tool>AddressSanitizer|UndefinedBehaviorSanitizer): (?P<kind>.+?)"

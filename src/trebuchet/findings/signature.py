@@ -69,8 +69,9 @@ from dataclasses import dataclass, field
 
 from trebuchet.core.readable import errno_name, last_line, signal_name, stderr_text
 
-from trebuchet.findings import sanitizer_report, symbolize
-from trebuchet.report import metrics  # its FAILING; metrics reads this package's findings
+from trebuchet.findings import sanitizer_report
+from trebuchet.harness import crash_sites as symbolize
+from trebuchet.core.outcomes import FAILING
 
 # Bytes of stack a test process may use (harness/world.c's soft limit), and
 # how much of it a SIGSEGV must have used to be a stack overflow.
@@ -333,7 +334,7 @@ def _read_cases(conn, run):
 def analyze(conn, run, spec, contracts, library_modules):
     """The run's findings, numbered, violations first."""
     cases, ran = _read_cases(conn, run)
-    failing = [c for c in cases if c.outcome in metrics.FAILING]
+    failing = [c for c in cases if c.outcome in FAILING]
     for c, frames in zip(failing, symbolize.symbolize(
             [(c.site["frames"].splitlines() if c.site and c.site["frames"] else [])
              for c in failing])):
@@ -342,7 +343,7 @@ def analyze(conn, run, spec, contracts, library_modules):
     for c in cases:
         contract = contracts.get(c.function)  # src/trebuchet/findings/violations.py
         c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
-        if c.outcome in metrics.FAILING:
+        if c.outcome in FAILING:
             c.broken = contract.broken_by_crash(c) if contract else None
             made = crash_finding(c, library_modules)
             if c.unacceptable:

@@ -8,20 +8,9 @@ from pathlib import Path
 
 from trebuchet.core.readable import last_line
 
-from trebuchet.findings.symbolize import HARNESS_MODULES
+from trebuchet.harness.crash_sites import above_harness
 
-from trebuchet.report import metrics  # its FAILING; metrics reads this module's rows
-
-
-def above_harness(frames):
-    """The frames down to the call shim: the executor's below it say
-    nothing of the case (`repro` shows the same)."""
-    shown = []
-    for f in frames:
-        if f.module_name in HARNESS_MODULES and shown:
-            break
-        shown.append(f)
-    return shown
+from trebuchet.core.outcomes import FAILING
 
 
 def persist(conn, run, findings, cases):
@@ -155,14 +144,14 @@ def acceptable_rate(conn, run):
             " WHERE run_id = ? AND outcome != 'SETUP'", (run,)):
         if accepts(function, values.split(" ") if values else []):
             per[function][0] += 1
-            per[function][1] += outcome in metrics.FAILING
+            per[function][1] += outcome in FAILING
     rates = [100.0 * f / n for n, f in per.values() if n]
     return AcceptableRate(sum(rates) / len(rates) if rates else None, len(rates),
                           sum(n for n, _ in per.values()), sum(f for _, f in per.values()))
 
 
 def repro_command(info, function, case):
-    """The command that runs one case of a run again (metrics.RunInfo)."""
+    """The command that runs one case of a run again (RunInfo)."""
     return (f"trebuchet repro --target {info.target_arg} --function {function} --case {case}"
             + ("" if info.dictionary == "ours" else f" --dictionary {info.dictionary}")
             + (f" --sanitizer {info.sanitizer}" if info.sanitizer else ""))

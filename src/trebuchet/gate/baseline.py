@@ -38,6 +38,7 @@ from trebuchet.core.readable import signal_name
 from trebuchet.memcheck import corrupt
 from trebuchet.findings import storage as findings_store
 from trebuchet.report import judges, metrics
+from trebuchet.core.outcomes import FAILING
 from trebuchet.core import platform
 from trebuchet.store import database as store
 
@@ -139,7 +140,7 @@ def from_store(db, target, spec_name):
         del parameters["targeted"]
     baseline = dict(format=FORMAT, target=target, spec=spec_name,
                     run=parameters, functions=functions,
-                    failing=[c for c in listed if c["outcome"] in metrics.FAILING],
+                    failing=[c for c in listed if c["outcome"] in FAILING],
                     setup=[c for c in listed if c["outcome"] == "SETUP"])
     if any("memchecked" in f for f in functions.values()):
         baseline["corrupt_cases"] = corrupt_cases

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from trebuchet.memcheck import corrupt
 from trebuchet.store import database as store
-from trebuchet.report.metrics import plural
+from trebuchet.core.readable import plural
 from trebuchet.memcheck import valgrind as memcheck
 
 

@@ -40,11 +40,13 @@ from pathlib import Path
 
 from trebuchet.findings import signature as findings_model
 from trebuchet.findings import storage as findings_store
-from trebuchet.report import metrics
+from trebuchet.core.outcomes import FAILING
+from trebuchet.store.runs import RunInfo
 from trebuchet.core import platform
 from trebuchet.store import database as store
 from trebuchet.build import plugins as build
-from trebuchet.run import emit_c, executor, repro
+from trebuchet.run import emit_c, repro
+from trebuchet.harness import executor
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import HarnessError, TrebuchetError
 from trebuchet.core.readable import outcome_brief
@@ -69,7 +71,7 @@ class NewFailure:
 
     @property
     def failures_on_rerun(self):
-        return sum(r["outcome"] in metrics.FAILING for r in self.reruns)
+        return sum(r["outcome"] in FAILING for r in self.reruns)
 
     @property
     def reruns_described(self):
@@ -121,7 +123,7 @@ class GateResult:
     spec: str                 # the gated run's spec, as repro commands name it
     baseline: baselines.Baseline
     db: str
-    info: metrics.RunInfo     # the gated run
+    info: RunInfo     # the gated run
     confirm: int
     compared: dict = field(default_factory=dict)  # function -> cases compared
     not_in_baseline: list = field(default_factory=list)  # functions the run adds
@@ -298,7 +300,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     baseline = baselines.read(baseline_path)
     conn = store.connect(db)
     run = baselines.newest_full_run(conn, baseline.target, db)
-    info = metrics.RunInfo.read(conn, run)
+    info = RunInfo.read(conn, run)
     _check_parameters(baseline, info, db)
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
                         str(db), info, confirm, fail_on_fixed=fail_on_fixed,
@@ -314,7 +316,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
         if function not in result.compared:
             continue
         before = baseline.failing.get((function, index))
-        if outcome in metrics.FAILING:
+        if outcome in FAILING:
             if before:
                 result.still_failing += 1
             elif (function, index) not in baseline.setup:

@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from trebuchet.report.metrics import plural
+from trebuchet.core.readable import plural
 
 from trebuchet.init import header as draft_header, infer as draft_infer, render as draft_render, update as draft_update, values_c as draft_values_c
 from trebuchet.build import elf_symbols

@@ -5,7 +5,7 @@ the mean over its judged functions; each target and dictionary has a page
 listing the cases behind its rates (templates/crash_scale.html.j2)."""
 from dataclasses import dataclass, field
 
-from trebuchet.report import metrics
+from trebuchet.core import rates
 
 CASES_LISTED = 200  # cases a function keeps for its page
 
@@ -21,7 +21,7 @@ class ScaleFunction:
 
     @property
     def rate(self):
-        return metrics._rate(self.count, self.judged)
+        return rates.rate(self.count, self.judged)
 
     def add(self, index, values, why):
         self.count += 1
@@ -36,7 +36,7 @@ class Sums:
     @property
     def rate(self):
         """Normalized: the mean of the functions' rates."""
-        return metrics._mean([f.rate for f in self.functions])
+        return rates.mean([f.rate for f in self.functions])
 
     @property
     def function_count(self):
@@ -65,7 +65,7 @@ class ScaleTarget(Sums):
     dictionary: str
     run: int
     functions: list    # [ScaleFunction], those judged
-    runs: list         # [(metrics.RunInfo, db)]: its run, and any voters'
+    runs: list         # [(RunInfo, db)]: its run, and any voters'
     judges: str = ""   # who judged, in words
 
     @property

@@ -4,7 +4,7 @@ when its spec lists `errnos`, on its cases less SETUP."""
 from trebuchet.core.readable import errno_name
 
 from trebuchet.judge import crash_scale
-from trebuchet.report import metrics
+from trebuchet.store.runs import RunInfo
 
 
 def _judge(conn, run, target, name, allowed):
@@ -25,13 +25,13 @@ def _judge(conn, run, target, name, allowed):
 
 def hindering_targets(sources, newest_by_dictionary, allowed_of):
     """[ScaleTarget], one per (dictionary, target) whose spec lists errnos;
-    allowed_of(metrics.RunInfo): {function: set of errno names}, for the
+    allowed_of(RunInfo): {function: set of errno names}, for the
     functions whose spec lists them (spec_reads.SpecReads.errnos)."""
     out = []
     chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
-        info = metrics.RunInfo.read(conn, run)
+        info = RunInfo.read(conn, run)
         allowed = allowed_of(info)
         functions = [_judge(conn, run, target, name, allowed[name])
                      for name in crash_scale.function_names(conn, run) if name in allowed]

@@ -11,7 +11,7 @@ A function is judged on the cases some voter ran too (neither side SETUP)."""
 import functools
 
 from trebuchet.judge import crash_scale
-from trebuchet.report import metrics
+from trebuchet.store.runs import RunInfo
 
 # An sfio datatype and its stdio counterpart.
 TWINS = {"Sfio_t": "FILE", "Void_t": "buffer"}
@@ -122,8 +122,8 @@ def silent_targets(sources, equivalents_of, newest_by_dictionary):
             if f.judged:
                 functions.append(f)
         if functions:
-            runs = [(metrics.RunInfo.read(conn, run), db)]
-            runs += [(metrics.RunInfo.read(chosen[t, dictionary][0], r), d)
+            runs = [(RunInfo.read(conn, run), db)]
+            runs += [(RunInfo.read(chosen[t, dictionary][0], r), d)
                      for t, r, d in sorted(voters)]
             judges = "voting with " + ", ".join(f"{t} (run {r})" for t, r, _ in sorted(voters))
             out.append(crash_scale.ScaleTarget("silent", target, dictionary, run, functions,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from trebuchet.judge import crash_scale
 from trebuchet.findings import storage as findings_store
-from trebuchet.report import metrics
+from trebuchet.store.runs import RunInfo
 
 
 def where(frames):
@@ -102,6 +102,6 @@ def corrupt_targets(sources, newest_by_dictionary):
         if functions:
             out.append(crash_scale.ScaleTarget(
                 "corrupt", target, dictionary, run, functions,
-                [(metrics.RunInfo.read(conn, run), db)],
+                [(RunInfo.read(conn, run), db)],
                 "Valgrind's memcheck, over a sample of its PASS cases"))
     return out

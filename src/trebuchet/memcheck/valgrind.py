@@ -44,12 +44,12 @@ from pathlib import Path
 
 from trebuchet.memcheck import corrupt
 from trebuchet.judge import crash_scale
-from trebuchet.report import metrics
+from trebuchet.core.rates import wilson
 from trebuchet.store import database as store
-from trebuchet.report.metrics import plural
+from trebuchet.core.readable import plural
 
 from trebuchet.build import plugins as build
-from trebuchet.run import executor
+from trebuchet.harness import executor
 from trebuchet.core import paths
 from trebuchet.core.errors import TrebuchetError
 
@@ -317,7 +317,7 @@ def summary_text(conn, run_id, target, target_arg):
              f" {plural(len(names), 'function')}, {sum(f.count for f in functions)} CORRUPT;"
              f" normalized CORRUPT rate {crash_scale.Judged(functions).rate:.2f}%"]
     for f in functions:
-        low, high = metrics.wilson(f.count, f.judged)
+        low, high = wilson(f.count, f.judged)
         lines.append(f"  {f.name}: {f.count} of {f.judged} CORRUPT, {f.rate:.1f}%"
                      f" (95% interval {low:.1f}% to {high:.1f}%)"
                      + (f"; {unjudged[f.name]} no longer PASS under memcheck"

@@ -28,10 +28,13 @@ from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.readable import outcome_brief
 
 from trebuchet.report import metrics
+from trebuchet.core.outcomes import FAILING
+from trebuchet.core import readable
+from trebuchet.store.runs import latest_runs
 from trebuchet.core import platform
 from trebuchet.store import database as store
 
-FAILING = metrics.FAILING
+FAILING = FAILING
 LIST_LIMIT = 20  # cases shown per section without --all
 
 # (key, heading): the sections of changed cases, in the order shown
@@ -139,7 +142,7 @@ def _pick(dbs, target):
 def only_target(dbs):
     """The one target the stores have in common (for one store: the one
     target it holds); else the user names it."""
-    held = [set(metrics.latest_runs(store.connect(db))) for db in dbs]
+    held = [set(latest_runs(store.connect(db))) for db in dbs]
     shared = set.intersection(*held)
     if len(shared) != 1:
         what = ", ".join(sorted(shared)) or "none"
@@ -216,7 +219,7 @@ def as_text(result, show_all=False):
     if lines[-1]:
         lines.append("")
     regressions = len(result.changes["newly_failing"])
-    lines.append(f"regressed: {metrics.plural(regressions, 'case')} passed in the first run and "
+    lines.append(f"regressed: {readable.plural(regressions, 'case')} passed in the first run and "
                  f"fail{'s' if regressions == 1 else ''} in the second"
                  if regressions else
                  "not regressed: no case that passed in the first run fails in the second")

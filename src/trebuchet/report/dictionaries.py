@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from trebuchet.report import metrics
+from trebuchet.core import rates
 
 ORDER = ("ours", "ballista")  # datatypes/dictionary.h
 
@@ -52,8 +53,8 @@ class DictionaryColumn:
         """(SFIO's, STDIO's) normalized ABORT over the paired functions only."""
         if not self.pairs:
             return None
-        return (metrics._mean([p.left.abort_rate for p in self.pairs]),
-                metrics._mean([p.right.abort_rate for p in self.pairs]))
+        return (rates.mean([p.left.abort_rate for p in self.pairs]),
+                rates.mean([p.right.abort_rate for p in self.pairs]))
 
     @property
     def ratio(self):

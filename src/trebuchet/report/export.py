@@ -7,7 +7,7 @@ import csv
 import json
 import math
 
-from trebuchet.run import pins
+from trebuchet.store.runs import pins_shown
 from trebuchet.core.readable import stderr_text
 
 from trebuchet.report import judges
@@ -73,7 +73,7 @@ def records(conn, run=None):
             # a site whose unwinding failed has no frames: an empty list
             frames=None if row["frames"] is None else
             row["frames"].split("\n") if row["frames"] else [],
-            run_pins=pins.shown(row["run_pins"]) or None,  # `run --pin`'s, as people read it
+            run_pins=pins_shown(row["run_pins"]) or None,  # `run --pin`'s, as people read it
             # memcheck's verdict where it checked the case and it passed there too
             corrupt=bool(row["corrupt"]) if row["memcheck_outcome"] == "PASS" else None)
         for kind in ("silent", "hindering"):

@@ -13,6 +13,8 @@ from trebuchet.core import paths
 from trebuchet.core.readable import signal_name
 
 from trebuchet.report import metrics
+from trebuchet.core.rates import wilson
+from trebuchet.store.runs import RunInfo
 
 CASES_PER_PAGE = 500
 LIBRARY_NAMES = {"stdio": "STDIO", "sfio": "SFIO", "robust_sfio": "Robust SFIO"}
@@ -47,7 +49,7 @@ def interval(iv):
 
 def sampled(part, whole):
     """The 95% Wilson interval of part/whole, a rate over a sample."""
-    low, high = metrics.wilson(part, whole)
+    low, high = wilson(part, whole)
     return f"[{low:.1f}, {high:.1f}]"
 
 
@@ -89,7 +91,7 @@ def page_of(f):
 @dataclass
 class RunRow:
     """A run as the pages' run table shows it: its row and its store."""
-    info: metrics.RunInfo
+    info: RunInfo
     db: str
 
 

@@ -1,7 +1,7 @@
 """The numbers every report, figure, export and gate reads, computed in this
 one place from a store's rows, as DESIGN.md defines them:
 
-  a case fails when its outcome is ABORT or RESTART (FAILING, below);
+  a case fails when its outcome is ABORT or RESTART (core/outcomes.py);
   per function: abort rate = ABORT / (cases - SETUP), likewise restart, and
   failure rate = (ABORT + RESTART) / (cases - SETUP);
   per target: the unweighted mean of its functions' rates (normalized);
@@ -17,17 +17,17 @@ import math
 import re
 import sqlite3
 import statistics
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from trebuchet.run import pins
 from trebuchet.build import ctype_probe
-from trebuchet.core.readable import setup_why, stderr_text
+from trebuchet.core import rates
+from trebuchet.core.outcomes import FAILING, is_failing
+from trebuchet.core.rates import wilson
+from trebuchet.core.readable import plural, setup_why, stderr_text
+from trebuchet.store.runs import RunInfo, report_runs
 
 from trebuchet.findings import storage as findings_store
-
-# The one definition of a failing case.
-FAILING = ("ABORT", "RESTART")
 
 # The reference study's published figures (DeVale & Koopman, DSN 2001).
 STUDY = {
@@ -58,34 +58,6 @@ NOT_A_STREAM = frozenset(f"{datatype}:{value}" for datatype in ("FILE", "Sfio_t"
                                        "GARBAGE"))
 
 TOP_VALUES = 5
-
-
-def plural(count, word):
-    """"1 finding", "2 findings"."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _rate(part, whole):
-    return 100.0 * part / whole if whole else 0.0
-
-
-Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
-
-
-def wilson(part, whole, z=Z95):
-    """The Wilson score interval of part/whole, in percent: (low, high).
-    Unlike the normal approximation it stays inside 0..100 and is sound for
-    rates near 0 or 100, which most of ours are."""
-    if not whole:
-        return (0.0, 0.0)
-    p = part / whole
-    centre = (p + z * z / (2 * whole)) / (1 + z * z / whole)
-    half = z * math.sqrt(p * (1 - p) / whole + z * z / (4 * whole * whole)) / (1 + z * z / whole)
-    return (100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half))
-
-
-def is_failing(outcome):
-    return outcome in FAILING
 
 
 C_TYPE_WORDS = {"const", "volatile", "unsigned", "signed", "short", "long", "int", "char",
@@ -131,60 +103,6 @@ def parameter_names(signature):
 
 
 @dataclass
-class RunInfo:
-    """A run's row: when, where and how it ran."""
-    id: int
-    target: str
-    extends: Optional[str]
-    target_version: str
-    host: str
-    harness_version: str
-    seed: int
-    cap: int
-    timeout_ms: int
-    jobs: int
-    started: str
-    finished: Optional[str]
-    dictionary: str
-    dictionary_digest: str
-    spec_digest: str
-    shard: int        # the run holds shard K of N of its campaign's cases
-    shards: int       # (run --shard K/N); 1 of 1: all of them
-    sandbox: str      # the namespaces around its test processes: full, user, none
-    libc: str         # with sandbox, its platform (src/trebuchet/core/platform.py): "glibc 2.36"
-    kernel: str       # "Linux 6.1.0-18-amd64 x86_64"
-    spec: Optional[str] = None  # the spec's path as the run was given it, or None
-    pins: str = ""    # `run --pin`: the runs.pins text (harness/pins.h), "" if none
-    sanitizer: str = ""  # `run --sanitizer`: the runtime its test processes ran under, "" none
-    listed: int = 0   # `run --values-file`: how many cases it listed (not a runs column)
-
-    @property
-    def target_arg(self):
-        """The target as a `trebuchet repro --target` names it: the spec's
-        path when the run was given one, else the target's name."""
-        return self.spec or self.target
-
-    @property
-    def partial(self):
-        """Whether the run holds only one shard, so its numbers are that shard's."""
-        return self.shards > 1
-
-    def targeted(self, function=None):
-        """What the run held its cases to, as people read it (function's
-        pins alone, when given); "" for a whole campaign."""
-        if self.listed:
-            return f"the {plural(self.listed, 'case')} of its values file"
-        return pins.shown(self.pins, function)
-
-    @classmethod
-    def read(cls, conn, run):
-        names = [f.name for f in fields(cls) if f.name != "listed"]
-        row = conn.execute(f"SELECT {', '.join(names)}, (SELECT count(*) FROM listed_cases"
-                           f" WHERE run_id = runs.id) FROM runs WHERE id = ?", (run,)).fetchone()
-        return cls(*row)
-
-
-@dataclass
 class ValueStats:
     """One test value at one parameter position of a function, and the
     function's other cases: those holding another value at that position."""
@@ -197,11 +115,11 @@ class ValueStats:
 
     @property
     def rate(self):
-        return _rate(self.failing, self.tested)
+        return rates.rate(self.failing, self.tested)
 
     @property
     def others_rate(self):
-        return _rate(self.others_failing, self.others_tested)
+        return rates.rate(self.others_failing, self.others_tested)
 
     @property
     def raise_pp(self):
@@ -319,20 +237,20 @@ class FunctionStats:
 
     @property
     def abort_rate(self):
-        return _rate(self.aborts, self.tested)
+        return rates.rate(self.aborts, self.tested)
 
     @property
     def restart_rate(self):
-        return _rate(self.restarts, self.tested)
+        return rates.rate(self.restarts, self.tested)
 
     @property
     def failure_rate(self):
-        return _rate(self.failing, self.tested)
+        return rates.rate(self.failing, self.tested)
 
     @property
     def stream_abort_rate(self):
         """The ABORT rate over the cases that hand it only real streams."""
-        return _rate(self.stream_aborts, self.stream_tested)
+        return rates.rate(self.stream_aborts, self.stream_tested)
 
     def as_dict(self):
         return dict(target=self.target, run=self.run, name=self.name, signature=self.signature,
@@ -350,11 +268,6 @@ class FunctionStats:
 
 FUNCTION_CSV_FIELDS = ("target", "run", "name", "signature", "cases", "passed", "aborts",
                        "restarts", "setups", "abort_rate", "restart_rate", "failure_rate")
-
-
-def _mean(values):
-    values = list(values)
-    return sum(values) / len(values) if values else 0.0
 
 
 @dataclass
@@ -411,7 +324,7 @@ class TargetSummary:
     def mean_over(self, attr, names=None):
         """The unweighted mean of attr over the functions (those in names only,
         if given) that tested any case."""
-        return _mean(getattr(f, attr) for f in self.functions
+        return rates.mean(getattr(f, attr) for f in self.functions
                      if f.tested and (names is None or f.name in names))
 
     @property
@@ -429,7 +342,7 @@ class TargetSummary:
     @property
     def stream_abort_rate(self):
         """The normalized ABORT rate over the cases with no NOT_A_STREAM value."""
-        return _mean(f.stream_abort_rate for f in self.functions if f.stream_tested)
+        return rates.mean(f.stream_abort_rate for f in self.functions if f.stream_tested)
 
     @property
     def min_failure_rate(self):
@@ -516,23 +429,6 @@ class PairSet:
     @property
     def labels(self):
         return [p.label for p in self.pairs]
-
-
-def latest_runs(conn):
-    """{target: run id} of the newest finished run of each target."""
-    rows = conn.execute("SELECT target, max(id) FROM runs WHERE finished IS NOT NULL"
-                        " GROUP BY target ORDER BY target")
-    return {target: run for target, run in rows}
-
-
-def report_runs(conn):
-    """{target: run id} the report's body shows: the newest finished run of
-    each target in our dictionary, or the newest in another for a target run
-    only there (the dictionaries module sets them side by side)."""
-    rows = conn.execute("SELECT target, coalesce(max(CASE WHEN dictionary = 'ours' THEN id END),"
-                        " max(id)) FROM runs WHERE finished IS NOT NULL"
-                        " GROUP BY target ORDER BY target")
-    return {target: run for target, run in rows}
 
 
 def _dictionary_of(conn, run):
@@ -988,7 +884,7 @@ class BenchRun:
     @property
     def mean_robust_over_sfio(self):
         """Robust/SFIO in usr+sys, the mean over the study's configurations."""
-        return _mean(self._ratios("robust_over_sfio"))
+        return rates.mean(self._ratios("robust_over_sfio"))
 
     @property
     def worst_robust_over_sfio(self):
@@ -1000,7 +896,7 @@ class BenchRun:
 
     @property
     def mean_elapsed_robust_over_sfio(self):
-        return _mean(self._ratios("elapsed_robust_over_sfio"))
+        return rates.mean(self._ratios("elapsed_robust_over_sfio"))
 
     @property
     def stdio_comparable(self):

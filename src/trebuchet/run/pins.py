@@ -70,13 +70,6 @@ def _values(function, position, values, choices, pin):
     return [c for c in choices if c in names]
 
 
-def shown(text, function=None):
-    """The runs.pins text as people read it: "fwrite.stream=FILE:NULL"
-    (only function's pins, when given)."""
-    return " ".join(pin.split("#", 1)[0] + "=" + pin.split("=", 1)[1] for pin in text.split()
-                    if function in (None, pin.split(".", 1)[0]))
-
-
 def read_values_file(spec, path, listed):
     """The cases a values file lists: [(function, case index)], in its
     order; listed: {name: the function as `list functions` gives it}.

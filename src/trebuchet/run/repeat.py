@@ -10,7 +10,7 @@ from pathlib import Path
 
 from trebuchet.store import database as store
 
-from trebuchet.run import executor
+from trebuchet.harness import executor
 from trebuchet.core.exitcodes import Exit
 from trebuchet.core.readable import outcome_brief
 

@@ -3,7 +3,7 @@ A case is named by (target, function, case index); the index is the mixed-
 radix number of its value indices, last parameter fastest, as in the executor."""
 
 from trebuchet.build import plugins as build
-from trebuchet.run import executor
+from trebuchet.harness import crash_sites, executor
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.readable import setup_why, signal_name
 
@@ -86,10 +86,8 @@ def as_record(result):
 def frames_block(frames):
     """Where a failing case ended, innermost first, symbolized, down to the
     call shim (the executor's frames below it say nothing of the case)."""
-    from trebuchet.findings import storage as findings_store, symbolize
-
-    [named] = symbolize.symbolize([frames])
-    shown = findings_store.above_harness(named)
+    [named] = crash_sites.symbolize([frames])
+    shown = crash_sites.above_harness(named)
     return "it ended in:\n" + "\n".join(f"  at {f.text}" for f in shown)
 
 

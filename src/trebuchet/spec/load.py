@@ -22,7 +22,7 @@ from typing import Optional
 
 import jsonschema
 
-from trebuchet.run import executor
+from trebuchet.harness import executor
 from trebuchet.core import paths, yamlines
 from trebuchet.core.errors import TrebuchetError
 

@@ -23,7 +23,7 @@ class SpecReads:
 
     def texts(self, info):
         """{function: {"note", "equivalent"}} from the spec the run
-        (metrics.RunInfo) was made with."""
+        (RunInfo) was made with."""
         return {f.name: {"note": f.note, "equivalent": f.equivalent}
                 for f in self.functions(info.target_arg)}
 

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 from trebuchet.report import writer as report
-from trebuchet.report.metrics import plural
+from trebuchet.core.readable import plural
 
 
 def whole(dbs, repeat):

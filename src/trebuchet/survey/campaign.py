@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trebuchet.store import database as store
-from trebuchet.report.metrics import plural
+from trebuchet.core.readable import plural
 
 from trebuchet.core import paths
 from trebuchet.spec import load as specs

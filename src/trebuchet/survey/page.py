@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from trebuchet.memcheck import corrupt
 from trebuchet.report import html, metrics, writer as report
+from trebuchet.store.runs import latest_runs
 from trebuchet.store import database as store
 
 
@@ -72,7 +73,7 @@ def rows(db, libraries):
     """[Row] of the libraries that have a finished run in db, by raw rate."""
     out = []
     with contextlib.closing(store.connect(db)) as conn:
-        runs = metrics.latest_runs(conn)
+        runs = latest_runs(conn)
         for m in libraries:
             target = m.target
             if target not in runs:

@@ -18,10 +18,11 @@ def line(db, target, seconds=None):
     """The line for the newest finished run of target in db; seconds, when
     given, is how long the command took."""
     from trebuchet.report import metrics
+    from trebuchet.store.runs import latest_runs
     from trebuchet.store import database as store
 
     conn = store.connect(db)
-    run = metrics.latest_runs(conn)[target]
+    run = latest_runs(conn)[target]
     s = metrics.summarize(conn, target, run, db)
     functions = f"{len(s.functions)} function{'s' if len(s.functions) != 1 else ''}"
     took = f"{seconds:.1f} s; " if seconds is not None else ""

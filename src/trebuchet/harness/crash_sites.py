@@ -48,6 +48,17 @@ class Frame:
         return f"{self.module_name}+{self.offset:#x}"
 
 
+def above_harness(frames):
+    """The frames down to the call shim: the executor's below it say
+    nothing of the case (`repro` shows the same)."""
+    shown = []
+    for f in frames:
+        if f.module_name in HARNESS_MODULES and shown:
+            break
+        shown.append(f)
+    return shown
+
+
 def parse(frame):
     """("MODULE", offset) of a stored frame line."""
     module, _, offset = frame.rpartition("+")

@@ -1,12 +1,14 @@
 """`trebuchet findings`: a store's findings on a terminal or as JSON, from
-the newest run of each target (metrics.latest_runs)."""
+the newest run of each target (latest_runs)."""
 from dataclasses import asdict
 
 from trebuchet.report import metrics
+from trebuchet.core import readable
+from trebuchet.store.runs import latest_runs
 
 
 def summaries(conn, db, target=None):
-    runs = metrics.latest_runs(conn)
+    runs = latest_runs(conn)
     return [metrics.summarize(conn, name, run, db) for name, run in sorted(runs.items())
             if target in (None, name)]
 
@@ -25,7 +27,7 @@ def as_text(targets):
         for f in t.findings:
             misuse = f", {f.misuse_cases} misuse" if f.misuse_cases else ""
             lines.append(f"  #{f.id} {'VIOLATION ' if f.is_violation else ''}{f.title} "
-                         f"[{', '.join(f.functions)}: {metrics.plural(f.cases, 'case')}{misuse}]")
+                         f"[{', '.join(f.functions)}: {readable.plural(f.cases, 'case')}{misuse}]")
             if f.is_violation:
                 lines.append(f"     breaks: {f.violation}")
             lines.append(f"     trigger: {f.trigger}")

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 from trebuchet.core import paths
-from trebuchet.build import sanitizers
+from trebuchet.harness import sanitizers
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 from trebuchet.core.readable import signal_name, stderr_text

@@ -1,0 +1,83 @@
+"""The runs table: a run's row, and which run a command reads."""
+from dataclasses import dataclass, fields
+from typing import Optional
+
+from trebuchet.core.readable import plural
+
+
+@dataclass
+class RunInfo:
+    """A run's row: when, where and how it ran."""
+    id: int
+    target: str
+    extends: Optional[str]
+    target_version: str
+    host: str
+    harness_version: str
+    seed: int
+    cap: int
+    timeout_ms: int
+    jobs: int
+    started: str
+    finished: Optional[str]
+    dictionary: str
+    dictionary_digest: str
+    spec_digest: str
+    shard: int        # the run holds shard K of N of its campaign's cases
+    shards: int       # (run --shard K/N); 1 of 1: all of them
+    sandbox: str      # the namespaces around its test processes: full, user, none
+    libc: str         # with sandbox, its platform (src/trebuchet/core/platform.py): "glibc 2.36"
+    kernel: str       # "Linux 6.1.0-18-amd64 x86_64"
+    spec: Optional[str] = None  # the spec's path as the run was given it, or None
+    pins: str = ""    # `run --pin`: the runs.pins text (harness/pins.h), "" if none
+    sanitizer: str = ""  # `run --sanitizer`: the runtime its test processes ran under, "" none
+    listed: int = 0   # `run --values-file`: how many cases it listed (not a runs column)
+
+    @property
+    def target_arg(self):
+        """The target as a `trebuchet repro --target` names it: the spec's
+        path when the run was given one, else the target's name."""
+        return self.spec or self.target
+
+    @property
+    def partial(self):
+        """Whether the run holds only one shard, so its numbers are that shard's."""
+        return self.shards > 1
+
+    def targeted(self, function=None):
+        """What the run held its cases to, as people read it (function's
+        pins alone, when given); "" for a whole campaign."""
+        if self.listed:
+            return f"the {plural(self.listed, 'case')} of its values file"
+        return pins_shown(self.pins, function)
+
+    @classmethod
+    def read(cls, conn, run):
+        names = [f.name for f in fields(cls) if f.name != "listed"]
+        row = conn.execute(f"SELECT {', '.join(names)}, (SELECT count(*) FROM listed_cases"
+                           f" WHERE run_id = runs.id) FROM runs WHERE id = ?", (run,)).fetchone()
+        return cls(*row)
+
+
+def latest_runs(conn):
+    """{target: run id} of the newest finished run of each target."""
+    rows = conn.execute("SELECT target, max(id) FROM runs WHERE finished IS NOT NULL"
+                        " GROUP BY target ORDER BY target")
+    return {target: run for target, run in rows}
+
+
+def report_runs(conn):
+    """{target: run id} the report's body shows: the newest finished run of
+    each target in our dictionary, or the newest in another for a target run
+    only there (the dictionaries module sets them side by side)."""
+    rows = conn.execute("SELECT target, coalesce(max(CASE WHEN dictionary = 'ours' THEN id END),"
+                        " max(id)) FROM runs WHERE finished IS NOT NULL"
+                        " GROUP BY target ORDER BY target")
+    return {target: run for target, run in rows}
+
+
+def pins_shown(text, function=None):
+    """The runs.pins text (harness/pins.h) as people read it:
+    "fwrite.stream=FILE:NULL" (only function's pins, when given)."""
+    return " ".join(pin.split("#", 1)[0] + "=" + pin.split("=", 1)[1] for pin in text.split()
+                    if function in (None, pin.split(".", 1)[0]))
