@@ -32,7 +32,7 @@ def accepted(command, **values):
     for name, value in values.items():
         command = command.replace(name, str(value))
     assert "$" not in command, command
-    return cli._parser().parse_args(shlex.split(command)[1:])
+    return cli.parser().parse_args(shlex.split(command)[1:])
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,69 @@
+"""`trebuchet bench`: the study's I/O benchmarks, and how long a report takes."""
+import sys
+import time
+
+from trebuchet.cli import options
+from trebuchet.cli.options import blocks, bounded, names
+from trebuchet.core.exitcodes import Exit
+from trebuchet.study import bench_io, bench_text
+
+
+def add_bench(sub):
+    bn = sub.add_parser("bench", help="performance benchmarks (io: the study's I/O benchmarks;"
+                        " report: how long a report takes)")
+    suites = bn.add_subparsers(dest="suite", required=True)
+    io = suites.add_parser(
+        "io", help="the study's I/O benchmarks on stdio, SFIO and Robust SFIO",
+        description="Runs the reference study's I/O benchmarks (copyrw, getc, putc, read, revrd,"
+        " seekrw, write; the block ones at each --blocks size) and records, one program built"
+        " once per library, on stdio, SFIO and Robust SFIO, interleaved in every repetition."
+        " Stores usr, sys and elapsed seconds of every run; prints medians with distribution-free"
+        " intervals (95% or more from 6 repetitions).")
+    io.add_argument("--benchmarks", type=names(bench_io.BENCHMARKS),
+                    default=list(bench_io.BENCHMARKS),
+                    help=f"comma-separated (default all: {','.join(bench_io.BENCHMARKS)})")
+    io.add_argument("--blocks", type=blocks, default=[8192, 757],
+                    help="block sizes in bytes of the block benchmarks (default 8192,757)")
+    io.add_argument("--size-mib", type=bounded(int, 1, 1 << 20),
+                    help="every file's size in MiB (default: per benchmark, what takes"
+                    " about 1.5 s of CPU on a warm cache)")
+    io.add_argument("--repeat", type=bounded(int, 1, 1000), default=10,
+                    help="repetitions, each running every library once (default 10)")
+    io.add_argument("--cold", action="store_true",
+                    help="drop the page cache before each run (root only)")
+    options.DB.add(io)
+    io.set_defaults(func=cmd_bench_io)
+    br = suites.add_parser(
+        "report", help="how long `trebuchet report` takes over some stores",
+        description="Times `trebuchet report` over the stores: the whole command in a process"
+        " of its own (one warm-up, then --repeat runs), then one report step by step (reading"
+        " the stores, each figure, the pages).  It prints the times; it holds them to no limit.")
+    options.DBS.add(br, required=True, help="a store (repeat for several)")
+    br.add_argument("--repeat", type=bounded(int, 1, 100), default=3,
+                    help="timed runs of the whole command (default 3)")
+    br.set_defaults(func=cmd_bench_report)
+
+
+def cmd_bench_io(args):
+    from trebuchet.report import metrics
+    from trebuchet.store import database as store
+
+    started = time.monotonic()
+    run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
+                       args.cold, sys.stderr.isatty())
+    bench = metrics.bench_summary(store.connect(args.db), run, args.db)
+    print(bench_text.as_text(bench))
+    print(f"bench io: run {run}, {len(bench.configs)} configurations x 3 libraries x "
+          f"{args.repeat} repetitions in {time.monotonic() - started:.0f} s, stored in {args.db}")
+    return Exit.OK
+
+
+def cmd_bench_report(args):
+    from trebuchet.study import bench_report
+    from trebuchet.store import database as store
+
+    for db in args.db:
+        store.connect(db)  # a missing or foreign store: its one-line error now
+    times = bench_report.whole(args.db, args.repeat)
+    print(bench_report.as_text(args.db, times, bench_report.steps(args.db)))
+    return Exit.OK
