@@ -9,6 +9,7 @@ import sqlite3
 from trebuchet.findings import violations as contract, storage as findings_store
 from trebuchet.findings import signature as findings_model
 from trebuchet.store import database as store
+from trebuchet.store.runs import newest_run_any
 
 from trebuchet.build import plugins as build
 from trebuchet.harness import executor
@@ -48,9 +49,9 @@ def record(db, run, spec, plugin=None):
 def record_latest(db, spec, plugin=None):
     """record() for the target's newest run in db, if it has one."""
     conn = store.connect(db)
-    row = conn.execute("SELECT max(id) FROM runs WHERE target = ?", (spec.target,)).fetchone()
+    run = newest_run_any(conn, spec.target)
     conn.close()
-    return record(db, row[0], spec, plugin) if row and row[0] else []
+    return record(db, run, spec, plugin) if run else []
 
 
 def spec_of_run(conn, run):

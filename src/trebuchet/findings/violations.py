@@ -5,8 +5,9 @@ a promised error concerns, by it."""
 from trebuchet.core.readable import errno_name
 
 
-class Contract:
-    """A function's promises, as the spec states them, over value names."""
+class JudgedContract:
+    """A function's promises (the spec's Contract, spec/load.py), judged over the value
+    names of a run."""
 
     def __init__(self, function, contract, acceptable):
         self.function = function
@@ -80,5 +81,5 @@ def contracts_for(spec, listed, misuse):
         for p, names in zip(function.params, f["values"]):
             acceptable.append({f"{p.datatype}:{v}": not (misuse.get(p.datatype, {}).get(v)
                                                          or v in p.undefined) for v in names})
-        result[function.name] = Contract(function, spec.contract_of(function), acceptable)
+        result[function.name] = JudgedContract(function, spec.contract_of(function), acceptable)
     return result

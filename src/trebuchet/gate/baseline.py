@@ -41,6 +41,7 @@ from trebuchet.report import judges, metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import platform
 from trebuchet.store import database as store
+from trebuchet.store.runs import newest_full_run
 
 # The format written; 2 records each function's call and datatypes, 3 the
 # cases memcheck checked.  Every format read: a file of format 1 stands by
@@ -68,19 +69,6 @@ def case_line(function, index, values, outcome, signal, exit_status):
         else:
             line["exit_status"] = exit_status
     return line
-
-
-def newest_full_run(conn, target, db):
-    """The newest finished run of target that holds the whole campaign."""
-    row = conn.execute("SELECT id, shard, shards FROM runs WHERE target = ? AND finished"
-                       " IS NOT NULL ORDER BY id DESC LIMIT 1", (target,)).fetchone()
-    if row is None:
-        raise TrebuchetError(f"no finished run of {target}", db)
-    if row["shards"] > 1:
-        raise TrebuchetError(f"run {row['id']} of {target} holds shard {row['shard']} of "
-                             f"{row['shards']} only: `trebuchet merge` joins the shards first",
-                             db)
-    return row["id"]
 
 
 def stored_target(db, name):

@@ -142,7 +142,7 @@ def _rerun(defects, spec_of, result):
             defect.reruns.append(again)
 
 
-def gate(result, spec_of, check=True):
+def judge(result, spec_of, check=True):
     """The Corrupt part of result's verdict (a GateResult), or None when the
     baseline lists no memcheck.  spec_of() gives the gated run's spec; check:
     run the baseline's memchecked cases under memcheck where the store has

@@ -41,7 +41,7 @@ from pathlib import Path
 from trebuchet.findings import signature as findings_model
 from trebuchet.findings import storage as findings_store
 from trebuchet.core.outcomes import FAILING
-from trebuchet.store.runs import RunInfo
+from trebuchet.store.runs import RunInfo, newest_full_run
 from trebuchet.core import platform
 from trebuchet.store import database as store
 from trebuchet.build import plugins as build
@@ -299,7 +299,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     started = time.monotonic()
     baseline = baselines.read(baseline_path)
     conn = store.connect(db)
-    run = baselines.newest_full_run(conn, baseline.target, db)
+    run = newest_full_run(conn, baseline.target, db)
     info = RunInfo.read(conn, run)
     _check_parameters(baseline, info, db)
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
@@ -329,7 +329,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     if (result.new or result.new_findings) and confirm:
         _rerun(result, build.build_plugin(_spec_for(result), quiet=True),
                info.timeout_ms, baseline.run["dictionary"])
-    result.corrupt = corrupt_gate.gate(result, lambda: _spec_for(result), memcheck)
+    result.corrupt = corrupt_gate.judge(result, lambda: _spec_for(result), memcheck)
     result.seconds = time.monotonic() - started
     return result
 

@@ -9,15 +9,9 @@ from typing import Optional
 
 from trebuchet.report import metrics
 from trebuchet.core import rates
+from trebuchet.store.runs import newest_by_dictionary
 
 ORDER = ("ours", "ballista")  # datatypes/dictionary.h
-
-
-def newest_by_dictionary(conn):
-    """{(target, dictionary): run id} of the newest finished run of each."""
-    rows = conn.execute("SELECT target, dictionary, max(id) FROM runs WHERE finished IS NOT NULL"
-                        " GROUP BY target, dictionary")
-    return {(target, dictionary): run for target, dictionary, run in rows}
 
 
 @dataclass

@@ -2,16 +2,16 @@
 export and a baseline ask for them: the newest finished run of each target
 in each dictionary, judged with its specs read once."""
 from trebuchet.memcheck import corrupt
-from trebuchet.report import dictionaries
 from trebuchet.judge import hindering, silent
 from trebuchet.spec.reads import SpecReads
+from trebuchet.store.runs import newest_by_dictionary
 
 
 def judge(sources, reads=None):
     """([ScaleTarget] Silent, [ScaleTarget] Hindering, [ScaleTarget]
     Corrupt) of sources, [(conn, db path)]."""
     reads = reads or SpecReads()
-    newest = dictionaries.newest_by_dictionary
+    newest = newest_by_dictionary
     return (silent.silent_targets(sources, reads.equivalents, newest),
             hindering.hindering_targets(sources, newest, reads.errnos),
             corrupt.corrupt_targets(sources, newest))

@@ -1,7 +1,21 @@
-"""The runs table: a run's row, and which run a command reads."""
+"""The runs table: a run's row, and which run a command reads, each choice a
+selector named for what it picks:
+
+  latest_runs           the newest finished run of each target (findings,
+                        memcheck, compare, the survey)
+  report_runs           the report's: the newest finished run of each target
+                        in our dictionary, else in another
+  newest_by_dictionary  the newest finished run of each target and dictionary
+                        (the study's side-by-side pages, the judges)
+  newest_full_run       the gate's and the baseline's: the newest finished run
+                        of a target, refused when it holds one shard only
+  newest_run_any        the newest run of a target, finished or not: what a
+                        run just stopped or ended stored, to make its findings
+"""
 from dataclasses import dataclass, fields
 from typing import Optional
 
+from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.readable import plural
 
 
@@ -74,6 +88,32 @@ def report_runs(conn):
                         " max(id)) FROM runs WHERE finished IS NOT NULL"
                         " GROUP BY target ORDER BY target")
     return {target: run for target, run in rows}
+
+
+def newest_by_dictionary(conn):
+    """{(target, dictionary): run id} of the newest finished run of each."""
+    rows = conn.execute("SELECT target, dictionary, max(id) FROM runs WHERE finished IS NOT NULL"
+                        " GROUP BY target, dictionary")
+    return {(target, dictionary): run for target, dictionary, run in rows}
+
+
+def newest_full_run(conn, target, db):
+    """The newest finished run of target that holds the whole campaign."""
+    row = conn.execute("SELECT id, shard, shards FROM runs WHERE target = ? AND finished"
+                       " IS NOT NULL ORDER BY id DESC LIMIT 1", (target,)).fetchone()
+    if row is None:
+        raise TrebuchetError(f"no finished run of {target}", db)
+    if row["shards"] > 1:
+        raise TrebuchetError(f"run {row['id']} of {target} holds shard {row['shard']} of "
+                             f"{row['shards']} only: `trebuchet merge` joins the shards first",
+                             db)
+    return row["id"]
+
+
+def newest_run_any(conn, target):
+    """The id of target's newest run, finished or not; None when it has none."""
+    row = conn.execute("SELECT max(id) FROM runs WHERE target = ?", (target,)).fetchone()
+    return row[0] if row else None
 
 
 def pins_shown(text, function=None):
