@@ -1,5 +1,5 @@
 /*
- * The outcome contract of DESIGN.md, decided in this one place from the
+ * The outcome contract (docs/architecture.md), decided in this one place from the
  * test process's marks and its wait status.  Marks are read in the order
  * that settles a case first: a valid "returned" mark makes a PASS whatever
  * happened after it.

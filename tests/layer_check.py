@@ -3,7 +3,7 @@ packages sits on a layer, and a module may import only from its own layer
 or below, and never in a circle (one module reaching itself again through
 others, or two packages reaching each other).  Imports inside functions
 count as much as those at the top: a link hidden in a function is still a
-link.  docs/developers/architecture.md draws the same table."""
+link.  docs/architecture.md draws the same table."""
 import ast
 from pathlib import Path
 

@@ -1,6 +1,6 @@
 """Which cases a run draws and which a shard holds, against golden vectors.
 
-Where a function's cross product exceeds the cap, DESIGN.md's "Test cases"
+Where a function's cross product exceeds the cap, docs/architecture.md's "Test cases"
 promises a sample that the same seed gives on every machine; `--shard K/N`
 deals the drawn cases round robin over the whole campaign in run order
 (harness/cases.h).  Every stored baseline, merged shard and published rate

@@ -150,7 +150,7 @@ def test_repro_says_where_the_case_ended(store):
 
 
 def test_a_reproducer_builds_from_a_spec_whose_header_is_elsewhere(store, tmp_path):
-    """The layout a library's repository has (README, "In a library's
+    """The layout a library's repository has (docs/gate.md, "In a library's
     repository"): the spec in robustness/, its header in include/."""
     (tmp_path / "include").mkdir()
     (tmp_path / "include" / "defects.h").write_text((ROOT / "tests/defects/defects.h").read_text())

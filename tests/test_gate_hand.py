@@ -1,5 +1,5 @@
 """The gate's comparison, text, JUnit and SARIF on two runs counted by hand
-(no run again: --confirm 0), so that every rule of README's "The CI gate"
+(no run again: --confirm 0), so that every rule of docs/gate.md
 is checked case by case and in well under a second: a case failing now
 that passed in the baseline is new, one failing in both is still failing,
 one the baseline lists as SETUP is neither, one that failed and passes now

@@ -1,4 +1,4 @@
-"""The gate's verdict at its boundaries (README, "The CI gate"): one
+"""The gate's verdict at its boundaries (docs/gate.md): one
 confirmed new failure is enough to fail; a new failure that fails on two
 of three reruns is flaky, not confirmed; a case the baseline lists as SETUP
 never reached the function there, so failing now it is not new; and each

@@ -1,4 +1,4 @@
-"""The rates as DESIGN.md defines them ("Outcomes"), on a store counted by
+"""The rates as docs/architecture.md defines them ("Outcomes and rates"), on a store counted by
 hand: SETUP is left out of every denominator, and a function none of whose
 cases could be built has no rate, so it is left out of a target's
 normalized means and their range instead of counting as 0%."""

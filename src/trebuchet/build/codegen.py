@@ -26,7 +26,8 @@ def arg_member(ctype, types):
 # The error conventions that read past the return value (an out-parameter,
 # the handle, the stream): a judge reads them after the call returned
 # (harness/judge.c).  The others read the return value and errno in the call
-# shim.  What each means: the schema's description and the README's table.
+# shim.  What each means: the schema's description and the table in
+# docs/your-library.md.
 JUDGED = ("short_count", "out_param", "expr")
 
 

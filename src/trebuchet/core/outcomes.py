@@ -1,5 +1,5 @@
 """What an outcome means for the rates: the one definition of a failing
-case (DESIGN.md's outcome contract)."""
+case (docs/architecture.md, "Outcomes and rates")."""
 
 FAILING = ("ABORT", "RESTART")
 

@@ -103,7 +103,7 @@ def _unusable(f, exported):
     if f.name not in exported:
         return "not exported by the library (inline, or not built into it)"
     if f.variadic:
-        return "variadic: test it in fixed shapes, each with `call:` (README, stdio's fprintf_int)"
+        return "variadic: test it in fixed shapes, each with `call:` (docs/your-library.md, stdio's fprintf_int)"
     if len(f.params) > MAX_PARAMS:
         return f"{len(f.params)} parameters: at most {MAX_PARAMS}"
     for what, t in [("returns", f.returns)] + [(f"parameter {p.name}", p.ctype) for p in f.params]:

@@ -26,8 +26,8 @@ def symbol(name):
 def spec_text(d, meta, values_file):
     """The spec; meta: target, library, headers, includes, cflags, libraries."""
     out = [f"# Drafted by `trebuchet init` from {', '.join(meta['headers'])} for {meta['library']}.",
-           "# Review it before trusting its rates: trebuchet's README, \"Reviewing a draft",
-           "# from trebuchet init\".  `guess:` marks what names suggested, `check:` what the header",
+           "# Review it before trusting its rates: trebuchet's docs/your-library.md, \"Reviewing",
+           "# a draft from trebuchet init\".  `guess:` marks what names suggested, `check:` what the header",
            "# did not say; neither states a contract.",
            f"# Drafted {len(d.functions)} of {len(d.functions) + len(d.skipped)} functions"
            f" declared{' with prefix ' + meta['prefix'] if meta['prefix'] else ''}."]

@@ -13,7 +13,7 @@ from trebuchet.init.render import symbol
 _PRELUDE = """\
 /*
  * Datatypes drafted by `trebuchet init` for {target}: review them
- * (trebuchet's README, "Reviewing a draft from trebuchet init").
+ * (trebuchet's docs/your-library.md, "Reviewing a draft from trebuchet init").
 {summary} */
 {includes}#include <stdint.h>
 #include <string.h>

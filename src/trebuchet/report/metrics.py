@@ -1,5 +1,5 @@
 """The numbers every report, figure, export and gate reads, computed in this
-one place from a store's rows, as DESIGN.md defines them:
+one place from a store's rows, as docs/architecture.md defines them:
 
   a case fails when its outcome is ABORT or RESTART (core/outcomes.py);
   per function: abort rate = ABORT / (cases - SETUP), likewise restart, and
