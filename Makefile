@@ -50,10 +50,11 @@ IOBENCH      := $(BUILD)/bench/io/iobench_stdio $(BUILD)/bench/io/iobench_sfio $
 
 .DEFAULT_GOAL := help
 
-include bench/protection/protection.mk
+# optional: an sdist (MANIFEST.in) carries the Makefile without bench/
+-include bench/protection/protection.mk
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
 build: deps venv c ## install what is missing, build the executor and the Python package
 	@$(VENV)/bin/trebuchet build --all --quiet
