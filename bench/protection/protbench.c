@@ -330,7 +330,7 @@ static const struct bench benches[] = {
 			   10240000 } },
 	  .grains = { 11, { 10, 10, 40, 160, 640, 2560, 10240, 40960, 163840, 655360, 2621440 } } },
 	{ .name = "tdbm", .need = tdbm_state, .run = tdbm_run,
-	  .sizes = { 4, { 512, 2048, 8192, 32768 } }, .grains = { 1, { 1 } } },
+	  .sizes = { 3, { 512, 2048, 8192 } }, .grains = { 1, { 1 } } },
 };
 #define NBENCH (int)(sizeof benches / sizeof benches[0])
 

@@ -4,12 +4,16 @@ over repetitions with a distribution-free interval for it (order statistics
 of the binomial, about 95%; with fewer than six repetitions it is the range,
 and its coverage is printed).
 
-    python3 summarize.py results.tsv [--all]
+    python3 summarize.py results.tsv [--all] [--min]
 
 Without --all: the paper's reference instances (TR-96-20 Tables 5-7: md5 over
 512 KB, nsieve at 14,683 primes, tdbm at 512 words, nullc at 1 KB), schemes
 in rows.  With --all: every instance, one line per scheme.  Reads only its
-input file; the later `trebuchet bench protection` command replaces it."""
+input file; the later `trebuchet bench protection` command replaces it.
+
+--min adds, per instance, the ratio of the fastest repetitions (each
+scheme's least time over the plain call's least time): on a machine shared
+with other work, the repetitions least disturbed by it."""
 import csv
 import math
 import sys
@@ -99,6 +103,15 @@ def main(argv):
                 xs = ratios.get((place,) + inst + (scheme,))
                 line += (cell(xs) if xs else "-").ljust(26)
             print(line)
+        if "--min" in argv:
+            print("least/least".ljust(14) + "".join(" ".ljust(26) for _ in wanted))
+            for scheme in schemes:
+                line = scheme.ljust(14)
+                for inst, _ in wanted:
+                    key = (place,) + inst
+                    xs, base = per_call.get(key + (scheme,)), per_call.get(key + ("none",))
+                    line += (f"{min(xs) / min(base):.2f}" if xs and base else "-").ljust(26)
+                print(line)
         print("plain call, ns/call".ljust(14) + "".join(
             f"{median(per_call[(place,) + inst + ('none',)]):.0f}".ljust(26) for inst, _ in wanted))
     return 0
