@@ -17,9 +17,9 @@ CPPFLAGS   += -D_GNU_SOURCE -DTB_VERSION='"$(VERSION)"' -Idatatypes -Iharness
 APT_NEEDS  := build-essential python3 python3-venv check libsqlite3-dev libgvpr2 pkg-config sqlite3 \
               elfutils libc6-dbg
 # the tests' own: a headless browser for the report, expat for examples/expat,
-# valgrind for memcheck (tests/latent), bzip2's and LZ4's headers for `trebuchet init`
+# valgrind for memcheck (tests/latent), the word list tdbm inserts (tests/test_protection_schemes.py), bzip2's and LZ4's headers for `trebuchet init`
 # (tests/test_init_libraries.py)
-APT_TEST   := chromium unzip libexpat1-dev valgrind shellcheck libbz2-dev liblz4-dev
+APT_TEST   := chromium unzip libexpat1-dev valgrind shellcheck libbz2-dev liblz4-dev wamerican
 # the survey's libraries (examples/*/, `make survey`), their headers and .so
 APT_SURVEY := zlib1g-dev libxml2-dev libjansson-dev libyaml-dev libpcre2-dev libarchive-dev \
               libpng-dev libsodium-dev libcurl4-openssl-dev
@@ -50,8 +50,11 @@ IOBENCH      := $(BUILD)/bench/io/iobench_stdio $(BUILD)/bench/io/iobench_sfio $
 
 .DEFAULT_GOAL := help
 
+# optional: an sdist (MANIFEST.in) carries the Makefile without bench/
+-include bench/protection/protection.mk
+
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
 build: deps venv c ## install what is missing, build the executor and the Python package
 	@$(VENV)/bin/trebuchet build --all --quiet
@@ -162,7 +165,7 @@ $(VENV)/.installed: pyproject.toml
 executor: $(EXEC)
 robust-sfio-library: $(ROBUST_LIB)
 
-c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
