@@ -1,10 +1,10 @@
 """`make examples-support`: the support/ folder of each reproducer kept under
 examples/<library>/findings/, written again from trebuchet's own files as
 `trebuchet repro --emit-c` writes it (src/trebuchet/run/emit_c.py,
-write_support).  Only repro.c, the header it includes and the Makefile are
-kept in git: support/ holds copies of the datatypes, the reproducer's
-templates and the target's headers, which would otherwise be committed
-once per reproducer and go stale whenever the originals change.
+write_support).  Only repro.c and the Makefile are kept in git: support/
+holds copies of the datatypes, the reproducer's templates and the target's
+headers, which would otherwise be committed once per reproducer and go
+stale whenever the originals change.
 
     python examples/support.py [FOLDER...]   (default: every reproducer)
 
@@ -40,20 +40,19 @@ def spec_of(repro_c):
     return specs.load(specs.find_spec(target))
 
 
-def generate(folder, into=None):
-    """Writes the support/ of the reproducer in folder into `into` (folder
-    itself by default), replacing what support/ held."""
-    into = Path(into or folder)
-    repro_c = (Path(folder) / "repro.c").read_text()
-    shutil.rmtree(into / "support", ignore_errors=True)
-    emit_c.write_support(spec_of(repro_c), repro_c, into)
+def generate(folder):
+    """Writes the support/ of the reproducer in folder, replacing what
+    support/ held."""
+    repro_c = (folder / "repro.c").read_text()
+    shutil.rmtree(folder / "support", ignore_errors=True)
+    emit_c.write_support(spec_of(repro_c), repro_c, folder)
 
 
 def main(folders):
     for folder in folders or reproducers():
         try:
             generate(Path(folder))
-        except TrebuchetError as e:
+        except (TrebuchetError, OSError) as e:  # a one-line message, as the CLI gives
             sys.exit(f"{folder}: {e}")
     return 0
 
