@@ -102,6 +102,12 @@ survey: build ## the survey: each library under examples/ with a survey.md into 
 	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_SURVEY) valgrind"
 	$(VENV)/bin/trebuchet survey --db survey.db --out survey-report $(SURVEY_ARGS)
 
+# the reproducers kept under examples/*/findings/ commit their repro.c and
+# Makefile; support/, copies of trebuchet's own files, is written here
+examples-support: venv ## write support/ of each reproducer under examples/*/findings/ (not committed)
+	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_SURVEY)"
+	$(VENV)/bin/python examples/support.py
+
 deps-test: ## install what only the tests need (a headless browser, the survey's libraries)
 	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_TEST) $(APT_SURVEY)"
 
@@ -284,4 +290,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey venv c executor robust-sfio-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey examples-support venv c executor robust-sfio-library debootstrap-check

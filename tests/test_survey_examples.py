@@ -3,11 +3,14 @@ runs capped small, and each standalone reproducer kept under
 examples/<library>/findings/ builds against the installed library and ends
 as its own header says the case ended (trebuchet's `--emit-c` writes that
 sentence from the stored outcome; this reads it back and runs the program
-from a plain process, not through trebuchet)."""
+from a plain process, not through trebuchet).  A reproducer keeps its
+repro.c and Makefile; its support/ is written fresh (examples/support.py,
+`make examples-support`), the same files `--emit-c` writes today."""
 import re
 import shutil
 import sqlite3
 import subprocess
+import sys
 
 import pytest
 
@@ -41,6 +44,46 @@ ENDING = re.compile(r"this program should end the same way:\n \* (?P<text>.*?)\.
                     re.S)
 
 
+def fresh_copy(folder, where):
+    """The reproducer in folder copied to where, its support/ written there
+    anew by `make examples-support`'s script rather than copied (and no
+    ./repro a `make` there left)."""
+    here = shutil.copytree(folder, where, ignore=shutil.ignore_patterns("support", "repro"))
+    made = subprocess.run([sys.executable, EXAMPLES / "support.py", here],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    return here
+
+
+def files_under(folder):
+    return {p.relative_to(folder): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# one reproducer per library; curl_easy_escape's header states the address
+# the call returned, which may differ elsewhere
+EMITTED = [EXAMPLES / "zlib/findings/adler32-null-buf-len-one",
+           EXAMPLES / "jansson/findings/json_equal-deep-nesting",
+           EXAMPLES / "libarchive/findings/archive_write_fail-not-archive-fatal",
+           EXAMPLES / "libcurl/findings/curl_url_set-empty-host-urlencode",
+           EXAMPLES / "libyaml/findings/yaml_emitter_open-opened-twice"]
+# the command the header says wrote it, as run from the checkout's root
+COMMAND = re.compile(r"`trebuchet (repro --target [^`]*)`")
+
+
+@pytest.mark.parametrize("folder", EMITTED,
+                         ids=[f"{p.parent.parent.name}/{p.name}" for p in EMITTED])
+def test_a_kept_reproducer_is_what_emit_c_writes_today(folder, tmp_path):
+    """Its support/ as written fresh, and its repro.c and Makefile as kept,
+    equal what `--emit-c` writes for the same case now: the program kept
+    and trebuchet's files it is built with agree."""
+    command = COMMAND.search((folder / "repro.c").read_text())[1].split()
+    emitted = tmp_path / "emitted"
+    trebuchet(*command, "--emit-c", emitted, cwd=ROOT)
+    kept = fresh_copy(folder, tmp_path / "kept")
+    assert files_under(kept) == files_under(emitted)
+
+
 def stated_ending(folder):
     found = ENDING.search((folder / "repro.c").read_text())
     assert found, f"{folder}/repro.c states no ending"
@@ -50,7 +93,7 @@ def stated_ending(folder):
 @pytest.mark.parametrize("folder", REPRODUCERS,
                          ids=[f"{p.parent.parent.name}/{p.name}" for p in REPRODUCERS])
 def test_a_survey_reproducer_builds_and_ends_as_it_says(folder, tmp_path):
-    here = shutil.copytree(folder, tmp_path / folder.name)
+    here = fresh_copy(folder, tmp_path / folder.name)
     built = subprocess.run(["make", "-s", "-C", here], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     said = stated_ending(here)

@@ -51,8 +51,45 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     target_arg = _as_named(target_arg)
     params = _params(spec, function, result, datatypes)
     # what the program uses decides what is copied; the header then names it
-    roots = [_repro_c(spec, function, result, params, target_arg, [])]
-    roots += [p.read_text() for p in sorted(SUPPORT.iterdir())]
+    found, layout, include_dirs = _support(
+        spec, _repro_c(spec, function, result, params, target_arg, []))
+    c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
+    c_files += [f"support/{_destination(where, include_dirs)}" for _, where in found]
+    headers = sorted(f"support/{dest}" for dest in layout if dest.endswith(".h"))
+    # the spec's folders, in the plugin's order, but those support/ itself is
+    deeper = [f"support/{include_dirs[d]}" for d in spec.include_dirs
+              if include_dirs.get(d, ".") != "."]
+    try:
+        _copy_support(layout, include_dirs, out_dir)
+        (out_dir / "repro.c").write_text(
+            _repro_c(spec, function, result, params, target_arg, [p.name for p, _ in found]))
+        (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
+            target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
+            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec, include_dirs),
+            libs=_link(spec)[1], include_dirs=deeper,
+            support_sources=" ".join(c_files), headers=" ".join(headers)))
+    except OSError as e:
+        raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
+    return ending(function, result)
+
+
+def write_support(spec, repro_c, out_dir):
+    """Writes into out_dir the support/ that write() wrote beside repro_c
+    (the text of a repro.c it wrote for spec): the same files, byte for
+    byte, found the same way, since repro.c's header names nothing the
+    search reads.  What lets a reproducer be kept without its copies."""
+    _, layout, include_dirs = _support(spec, repro_c)
+    try:
+        _copy_support(layout, include_dirs, Path(out_dir))
+    except OSError as e:
+        raise TrebuchetError(f"cannot write support/: {e.strerror}", e.filename) from None
+
+
+def _support(spec, repro_c):
+    """What goes into support/ beside the program repro_c (its text):
+    ([(C file, where it goes)], {path under support/: {file}}, {folder: its
+    path under support/}), _layout says how."""
+    roots = [repro_c] + [p.read_text() for p in sorted(SUPPORT.iterdir())]
     candidates = _candidate_sources(spec)
     sources = _needed_sources(roots, list(candidates))
     # the spec's own headers as it names them, which repro.c names so too
@@ -65,29 +102,15 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     if clash:
         raise TrebuchetError(f"two files named {', '.join(clash)} would go into "
                              "support/; rename one", spec.path)
+    return found, layout, include_dirs
 
-    c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
-    c_files += [f"support/{_destination(where, include_dirs)}" for _, where in found]
-    headers = sorted(f"support/{dest}" for dest in layout if dest.endswith(".h"))
-    # the spec's folders, in the plugin's order, but those support/ itself is
-    deeper = [f"support/{include_dirs[d]}" for d in spec.include_dirs
-              if include_dirs.get(d, ".") != "."]
-    try:
-        for folder in include_dirs.values():
-            (out_dir / "support" / folder).mkdir(parents=True, exist_ok=True)
-        for dest, (path,) in layout.items():
-            (out_dir / "support" / dest).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, out_dir / "support" / dest)
-        (out_dir / "repro.c").write_text(
-            _repro_c(spec, function, result, params, target_arg, [p.name for p in sources]))
-        (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
-            target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
-            hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec, include_dirs),
-            libs=_link(spec)[1], include_dirs=deeper,
-            support_sources=" ".join(c_files), headers=" ".join(headers)))
-    except OSError as e:
-        raise TrebuchetError(f"cannot write the reproducer: {e.strerror}", e.filename) from None
-    return ending(function, result)
+
+def _copy_support(layout, include_dirs, out_dir):
+    for folder in include_dirs.values():
+        (out_dir / "support" / folder).mkdir(parents=True, exist_ok=True)
+    for dest, (path,) in layout.items():
+        (out_dir / "support" / dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, out_dir / "support" / dest)
 
 
 def _as_named(target):
