@@ -2,12 +2,12 @@
 import sys
 
 from trebuchet.cli import options
-from trebuchet.cli.options import bounded, never_one, output, say, split
+from trebuchet.cli.options import bounded, never_one, say, split, writable, write_failed
+from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 from trebuchet.core.readable import plural
 from trebuchet.findings import making as triage
 from trebuchet.report import run_line as summary
-from trebuchet.run import emit_c
 from trebuchet.spec import load as specs
 
 
@@ -33,13 +33,17 @@ def add_baseline(sub):
 def cmd_baseline(args):
     from trebuchet.gate import baseline
 
+    writable(args.out)
     target, spec_name = baseline.stored_target(args.db, args.target)
     made = baseline.from_store(args.db, target, spec_name)
     if args.functions:
         made = baseline.rebased(args.out, made, split(args.functions))
     text = baseline.dumps(made)
-    with open(output(args.out), "w") as out:
-        out.write(text)
+    try:
+        with open(args.out, "w") as out:
+            out.write(text)
+    except OSError as e:
+        raise TrebuchetError(f"cannot be written: {e.strerror}", args.out) from None
     print(f"baseline of {target} written to {args.out}")
     return Exit.OK
 
@@ -94,30 +98,56 @@ def add_gate(sub):
 
 @never_one
 def cmd_gate(args):
+    """Exit codes, in this order: 2 for bad input, outputs included, found
+    before any work; then 1 whenever the verdict is "failed", even if an
+    output could not be written afterwards (each such one a line); 2 when it
+    passed or was refused but an output was not written; else 0."""
     from importlib.metadata import version
 
     from trebuchet.gate import junit, sarif, verdict as gate
 
-
     if args.emit_c:
-        emit_c.check_destination(args.emit_c)
+        gate.claim_reproducers_dir(args.emit_c)
     for path in (args.junit, args.sarif):
         if path:
-            output(path)
+            writable(path)
     result = gate.gate(args.db, args.baseline, args.confirm, args.target, split(args.functions),
                        args.fail_on_fixed, args.fail_on_flaky, not args.no_memcheck)
+    # the verdict as the text, JUnit and SARIF give it: the reproducers'
+    # own run of their cases (--confirm 0 ran none) must not change it
+    failed, refused = result.failed, result.refused
+    unwritten = 0
     if args.junit:
-        junit.write(result, args.junit)
+        unwritten += not _written(args.junit, lambda: junit.write(result, args.junit))
     if args.sarif:
         spec = specs.load(specs.find_spec(result.spec))
-        sarif.write(result, spec, version("trebuchet"), args.sarif, args.source_root)
+        unwritten += not _written(args.sarif, lambda: sarif.write(
+            result, spec, version("trebuchet"), args.sarif, args.source_root))
     say(gate.as_text(result))
-    written = gate.emit_reproducers(result, args.emit_c) if args.emit_c else None
+    written = None
+    if args.emit_c:
+        try:
+            written = gate.emit_reproducers(result, args.emit_c)
+        except OSError as e:
+            write_failed(args.emit_c, e)
+            unwritten += 1
     if written:
         what = "confirmed new finding" if result.by_finding else "confirmed new failure"
         print(f"standalone C reproducers of {plural(written[0], what)} written to "
               f"{args.emit_c}/ ({written[1]} builds and runs the first)")
-    return Exit.REGRESSED if result.failed else Exit.INPUT if result.refused else Exit.OK
+    if failed:
+        return Exit.REGRESSED
+    return Exit.INPUT if refused or unwritten else Exit.OK
+
+
+def _written(path, write):
+    """Whether write() wrote path; a line saying why not when it did not."""
+    try:
+        write()
+    except OSError as e:
+        write_failed(path, e)
+        return False
+    return True
 
 
 def add_merge(sub):
@@ -137,7 +167,7 @@ def cmd_merge(args):
     from trebuchet.gate import merge
     from trebuchet.store import database as store
 
-    target, run = merge.merge(args.shards, output(args.out), args.target)
+    target, run = merge.merge(args.shards, writable(args.out), args.target)
     spec = triage.spec_of_run(store.connect(args.out), run)
     if spec:
         triage.record(args.out, run, spec)

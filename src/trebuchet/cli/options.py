@@ -128,6 +128,31 @@ def output(path):
     return path
 
 
+def writable(path):
+    """output(), and the file opened for writing once, before any work: a
+    folder that cannot be made or a file that cannot be opened (a read-only
+    file system, /proc) is bad input, said at the start, not after a run.
+    A file made to check is removed again.  (What can be opened may still
+    fail to be written, /dev/full: the command says so when it writes.)"""
+    path = output(path)
+    existed = path.exists()
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as e:
+        raise TrebuchetError(f"cannot be written: {e.strerror}", path) from None
+    if not existed:
+        path.unlink()
+    return path
+
+
+def write_failed(path, error):
+    """The one line an output that could not be written gets once the work is
+    done; the command's exit code says the rest."""
+    print(f"trebuchet: {path}: not written: {getattr(error, 'strerror', None) or error}",
+          file=sys.stderr)
+
+
 def say(text):
     """Prints a verdict's text.  A reader gone early (`| head`) changes no
     exit code: the rest goes to /dev/null."""

@@ -33,6 +33,8 @@ A baseline that lists cases memcheck checked gates Corrupt too: those
 cases are checked again and a new Corrupt defect fails the gate like a new
 crash (src/trebuchet/gate/corrupt_verdict.py)."""
 import collections
+import re
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -41,7 +43,7 @@ from pathlib import Path
 from trebuchet.findings import signature as findings_model
 from trebuchet.findings import storage as findings_store
 from trebuchet.core.outcomes import FAILING
-from trebuchet.store.runs import RunInfo, newest_full_run
+from trebuchet.store.runs import RunInfo, newest_full_run, unfinished_after
 from trebuchet.core import platform
 from trebuchet.store import database as store
 from trebuchet.build import plugins as build
@@ -300,6 +302,12 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     baseline = baselines.read(baseline_path)
     conn = store.connect(db)
     run = newest_full_run(conn, baseline.target, db)
+    newer = unfinished_after(conn, baseline.target, run)
+    if newer:
+        raise TrebuchetError(f"run {newer[0]} of {baseline.target} (started {newer[1]}) is newer"
+                             f" than run {run} and unfinished: the gate reads the newest run."
+                             f" Finish it (`trebuchet run --target {spec_name or baseline.spec}"
+                             f" --db {db} --resume`) or gate a store without it", db)
     info = RunInfo.read(conn, run)
     _check_parameters(baseline, info, db)
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
@@ -388,6 +396,34 @@ def reproduced(result):
     return result.confirmed[:EMIT_LIMIT]
 
 
+# What an earlier gate wrote into its --emit-c folder: only FUNCTION-case-N
+# folders, each a reproducer (its repro.c).  A CI workspace reused, or a job
+# run again, finds them there, and the next gate replaces them; a folder
+# holding anything else is someone else's.
+_REPRODUCER = re.compile(r"[A-Za-z_]\w*-case-\d+")
+
+
+def _earlier_reproducers(out):
+    return all(p.is_dir() and _REPRODUCER.fullmatch(p.name) and (p / "repro.c").is_file()
+               for p in out.iterdir())
+
+
+def claim_reproducers_dir(out_dir):
+    """--emit-c's folder, before any work: new, empty or an earlier gate's,
+    else refused; made now, and a file tried in it, so that one that cannot
+    be written is bad input said at the start."""
+    out = Path(out_dir)
+    if out.exists() and (not out.is_dir() or not _earlier_reproducers(out)):
+        raise TrebuchetError("--emit-c wants a new or empty directory, or one where an earlier"
+                             " gate wrote its reproducers", out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise TrebuchetError(f"cannot be written: {e.strerror}", out) from None
+
+
 def emit_reproducers(result, out_dir):
     """Writes a standalone C reproducer (`repro --emit-c`) of each case
     reproduced() names into out_dir/FUNCTION-case-N, the crashing inputs a
@@ -401,6 +437,8 @@ def emit_reproducers(result, out_dir):
         _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
                     result.baseline.run["dictionary"])
     datatypes = repro.datatypes_of(spec)
+    for earlier in Path(out_dir).iterdir():  # an earlier gate's (claim_reproducers_dir)
+        shutil.rmtree(earlier)
     for n in chosen:
         where = Path(out_dir) / f"{n.function}-case-{n.case}"
         emit_c.write(spec, spec.function(n.function), n.reruns[-1], datatypes, where,

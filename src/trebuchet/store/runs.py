@@ -11,6 +11,8 @@ selector named for what it picks:
                         of a target, refused when it holds one shard only
   newest_run_any        the newest run of a target, finished or not: what a
                         run just stopped or ended stored, to make its findings
+  unfinished_after      a run of a target newer than a given one and not
+                        finished: the gate refuses to read past it
 """
 from dataclasses import dataclass, fields
 from typing import Optional
@@ -114,6 +116,14 @@ def newest_run_any(conn, target):
     """The id of target's newest run, finished or not; None when it has none."""
     row = conn.execute("SELECT max(id) FROM runs WHERE target = ?", (target,)).fetchone()
     return row[0] if row else None
+
+
+def unfinished_after(conn, target, run):
+    """(id, started) of the newest unfinished run of target newer than run,
+    or None.  A job killed mid-run, or a workspace reused, leaves one: the
+    gate would read the finished run before it without a word."""
+    return conn.execute("SELECT id, started FROM runs WHERE target = ? AND id > ? AND finished"
+                        " IS NULL ORDER BY id DESC LIMIT 1", (target, run)).fetchone()
 
 
 def pins_shown(text, function=None):

@@ -1,0 +1,103 @@
+"""The gate's rules as CI meets them, one row each: a store and baseline
+(the hand-counted demolib runs of test_gate_hand.py, whose gate fails on
+two new failures), what is done to them, and the exit code and the line
+that must come.  Exit codes, in order: 2 for bad input or an output that
+cannot be written, found before any work; 1 whenever the verdict is
+"failed", even when an output fails afterwards; 2 when it passed but an
+output was not written; else 0."""
+import re
+import sqlite3
+import subprocess
+
+import pytest
+
+from conftest import ROOT, TREBUCHET, hand_store
+from test_gate import DEMO_LIB, build_demolib
+from test_gate_hand import BASELINE, NOW, SPEC
+from trebuchet.gate import baseline as baselines
+from trebuchet.spec import load as specs
+
+
+@pytest.fixture
+def stores(tmp_path, monkeypatch):
+    """(a store whose newest run regressed, a store whose newest run is the
+    baseline's again, the baseline)."""
+    monkeypatch.chdir(ROOT)
+    if not DEMO_LIB.exists():
+        build_demolib(1)
+    failing, passing = tmp_path / "failing.db", tmp_path / "passing.db"
+    path = tmp_path / "demolib.baseline"
+    hand_store(failing, BASELINE, target="demolib")
+    path.write_text(baselines.dumps(baselines.from_store(failing, "demolib", SPEC)))
+    hand_store(failing, NOW, target="demolib")
+    with sqlite3.connect(failing) as conn:  # made with the spec, for the reproducers
+        conn.execute("UPDATE runs SET spec_digest = ?", (specs.load(ROOT / SPEC).digest,))
+    hand_store(passing, BASELINE, target="demolib")
+    hand_store(passing, BASELINE, target="demolib")
+    return failing, passing, path
+
+
+def gate(db, path, *extra):
+    said = subprocess.run([str(TREBUCHET), "gate", "--db", str(db), "--baseline", str(path),
+                           "--confirm", "0", *map(str, extra)],
+                          capture_output=True, text=True, cwd=ROOT)
+    return said.returncode, said.stdout, said.stderr
+
+
+def unfinished_newer(db):
+    hand_store(db, NOW, target="demolib")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET finished = NULL WHERE id = (SELECT max(id) FROM runs)")
+
+
+def test_the_rules_exit_codes_and_lines(stores, tmp_path):
+    failing, passing, path = stores
+    assert gate(passing, path)[0] == 0
+    code, out, err = gate(failing, path)
+    assert (code, err) == (1, "") and out.rstrip().splitlines()[-1].startswith("gate failed")
+
+    # an output that cannot be opened: bad input, before any work
+    for option in ("--junit", "--sarif"):
+        code, out, err = gate(failing, path, option, "/proc/self/nowhere/out.xml")
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert err.startswith("trebuchet: /proc/self/nowhere/out.xml: cannot make its folder")
+
+    # one that opens but cannot be written (/dev/full): said after the
+    # verdict, which keeps its 1; a gate that passed says 2
+    code, out, err = gate(failing, path, "--sarif", "/dev/full")
+    assert code == 1 and err == "trebuchet: /dev/full: not written: No space left on device\n"
+    assert "gate failed" in out
+    code, out, err = gate(passing, path, "--junit", "/dev/full")
+    assert code == 2 and err == "trebuchet: /dev/full: not written: No space left on device\n"
+
+    # a newer run left unfinished (a job killed mid-run): refused, naming it
+    unfinished_newer(failing)
+    code, out, err = gate(failing, path)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "run 3 of demolib (started 2026-01-01) is newer than run 2 and unfinished" in err
+    assert f"trebuchet run --target {SPEC} --db {failing} --resume" in err
+
+
+def test_reproducers_go_to_a_new_folder_or_replace_a_gates_own(stores, tmp_path):
+    failing, _, path = stores
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("a user's file\n")
+    code, out, err = gate(failing, path, "--emit-c", theirs)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "--emit-c wants a new or empty directory, or one where an earlier gate" in err
+    assert (theirs / "notes.txt").read_text() == "a user's file\n"
+
+    ours = tmp_path / "reproducers"
+    said = gate(failing, path, "--emit-c", ours)
+    assert said[0] == 1, said
+    first = sorted(p.name for p in ours.iterdir())
+    assert first and all(re.fullmatch(r"demo_count-case-\d+", name) for name in first)
+    (ours / "demo_count-case-99").mkdir()  # what an earlier gate left
+    (ours / "demo_count-case-99" / "repro.c").write_text("int main(void) { return 0; }\n")
+    code, out, _ = gate(failing, path, "--emit-c", ours)
+    assert code == 1 and "standalone C reproducers" in out
+    assert sorted(p.name for p in ours.iterdir()) == first
+
+    code, out, err = gate(failing, path, "--emit-c", "/proc/self/reproducers")
+    assert (code, out) == (2, "") and err.startswith("trebuchet: /proc/self/reproducers: cannot be")
