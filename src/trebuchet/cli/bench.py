@@ -48,6 +48,7 @@ def cmd_bench_io(args):
     from trebuchet.report import metrics
     from trebuchet.store import database as store
 
+    options.writable(args.db)
     started = time.monotonic()
     run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
                        args.cold, sys.stderr.isatty())

@@ -21,7 +21,7 @@ def add_run(sub):
     run = sub.add_parser("run", help="run a robustness campaign against a target")
     options.TARGET.add(run, required=True, help="a target name, or the path of a spec file")
     options.FUNCTIONS.add(run)
-    run.add_argument("--cap", type=bounded(int, 1), help="most cases per function (default 5000)")
+    run.add_argument("--cap", type=bounded(int, 1, options.STORED_MAX), help="most cases per function (default 5000)")
     options.SEED.add(run, help="seed of the case sample (default 1)")
     options.TIMEOUT.add(run, help="seconds of CPU or of sleep before a call is a RESTART"
                         " (default 2)")
@@ -96,7 +96,7 @@ def add_repro(sub):
                         " writes it as a standalone C program")
     options.TARGET.add(rp, required=True)
     rp.add_argument("--function", required=True)
-    rp.add_argument("--case", type=bounded(int, 0), help="the case index")
+    rp.add_argument("--case", type=bounded(int, 0, options.STORED_MAX), help="the case index")
     rp.add_argument("--values", help="the case's values, e.g."
                     " buffer:VALID,size:ONE,size:ONE,FILE:NULL")
     options.TIMEOUT.add(rp)

@@ -27,6 +27,7 @@ def add_init(sub):
 
 
 def cmd_init(args):
+    options.writable_dir(args.out)
     for line in draft_init.run(args.headers, args.library, args.out, args.prefix, args.target,
                                args.update):
         print(line)

@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from trebuchet.core.exitcodes import Exit
 from trebuchet.harness import sanitizers
 
 DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
+# the largest number a store keeps as it is (SQLite's INTEGER): a cap, seed
+# or run id past it would come back negative
+STORED_MAX = (1 << 63) - 1
 
 
 class Parser(argparse.ArgumentParser):
@@ -28,16 +32,20 @@ class Parser(argparse.ArgumentParser):
 
 def bounded(kind, low, high=None, low_open=False):
     """An argparse type: a number of kind in [low, high] ((low, high] when
-    low_open), else a one-line error saying what is wanted."""
+    low_open), else a one-line error saying what is wanted.  A high of
+    STORED_MAX is said only to a number past it: no one means a cap that large."""
     def convert(text):
         try:
             value = kind(text)
         except ValueError:
             value = None
+        if value is not None and high == STORED_MAX and value > high:
+            raise argparse.ArgumentTypeError(f"wants a number at most {high}, what a store"
+                                             f" keeps, not '{text}'")
         if value is None or (value <= low if low_open else value < low) or \
                 (high is not None and value > high):
             wanted = f"above {low}" if low_open else f"at least {low}"
-            wanted += f" and at most {high}" if high is not None else ""
+            wanted += f" and at most {high}" if high not in (None, STORED_MAX) else ""
             raise argparse.ArgumentTypeError(f"wants a {'whole ' if kind is int else ''}"
                                              f"number {wanted}, not '{text}'")
         return value
@@ -100,7 +108,7 @@ DBS = Option("--db", dict(action="append", help="a store (repeat for several; de
                                                 " ./trebuchet.db)"))
 TARGET = Option("--target")
 FUNCTIONS = Option("--functions", dict(help="comma-separated functions (default: all)"))
-SEED = Option("--seed", dict(type=bounded(int, 0)))
+SEED = Option("--seed", dict(type=bounded(int, 0, STORED_MAX)))
 JOBS = Option("--jobs", dict(type=bounded(int, 1, 256)))
 TIMEOUT = Option("--timeout", dict(type=bounded(float, 0, 3600, low_open=True)))
 DICTIONARY = Option("--dictionary", dict(choices=DICTIONARIES))
@@ -143,6 +151,19 @@ def writable(path):
         raise TrebuchetError(f"cannot be written: {e.strerror}", path) from None
     if not existed:
         path.unlink()
+    return path
+
+
+def writable_dir(path):
+    """A folder a command is to write into, made now if missing and a file
+    tried in it: one that cannot be is bad input, said before any work."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise TrebuchetError(f"cannot be written: {e.strerror}", path) from None
     return path
 
 

@@ -21,6 +21,7 @@ def add_report(sub):
 def cmd_report(args):
     from trebuchet.report import writer as report
 
+    options.writable_dir(args.out)
     started = time.perf_counter()
     index = report.write(args.db or ["trebuchet.db"], args.out)
     print(f"report written to {index} in {time.perf_counter() - started:.1f} s")
@@ -54,8 +55,9 @@ def cmd_findings(args):
             if spec:
                 triage.record(args.db, run, spec)
     targets = findings_text.summaries(store.connect(args.db), args.db, args.target)
-    if args.target and not targets:
-        raise TrebuchetError(f"no run of target '{args.target}' in this store", args.db)
+    if not targets:  # as memcheck says it: an unfinished run has no findings yet
+        raise TrebuchetError(f"no finished run of target '{args.target}' in this store"
+                             if args.target else "no finished run in this store", args.db)
     say(json.dumps(findings_text.as_json(targets), indent=1) if args.json
          else findings_text.as_text(targets))
     return Exit.OK
@@ -91,7 +93,8 @@ def add_export(sub):
     ex = sub.add_parser("export", help="write one record per case as JSON or CSV")
     options.DB.add(ex)
     ex.add_argument("--format", choices=["json", "csv"], default="json")
-    ex.add_argument("--run", type=int, help="only this run (default: every run)")
+    ex.add_argument("--run", type=options.bounded(int, 1, options.STORED_MAX),
+                    help="only this run (default: every run)")
     options.OUT.add(ex, help="file to write (default: standard output)")
     ex.set_defaults(func=cmd_export)
 
@@ -100,14 +103,19 @@ def cmd_export(args):
     from trebuchet.report import export
     from trebuchet.store import database as store
 
+    if args.out:
+        options.writable(args.out)
     conn = store.connect(args.db)
     if args.run is not None and not conn.execute("SELECT 1 FROM runs WHERE id = ?",
                                                  (args.run,)).fetchone():
         raise TrebuchetError(f"no run {args.run} in this store", args.db)
     write = export.write_json if args.format == "json" else export.write_csv
     if args.out:
-        with open(args.out, "w", newline="") as out:
-            write(conn, out, args.run)
+        try:
+            with open(args.out, "w", newline="") as out:
+                write(conn, out, args.run)
+        except OSError as e:
+            raise TrebuchetError(f"cannot be written: {e.strerror}", args.out) from None
     else:
         write(conn, sys.stdout, args.run)
     return Exit.OK

@@ -11,10 +11,11 @@ from trebuchet.init import render as draft_render
 from trebuchet.spec import load as specs
 from trebuchet.core import yamlines
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.core.text_files import read_text
 
 
 def merge(spec_path, d):
-    text = spec_path.read_text()
+    text = read_text(spec_path)
     data, _ = yamlines.load(text, spec_path)
     node = _functions_node(text, spec_path)
     have = {f.get("name") for f in data.get("functions") or [] if isinstance(f, dict)}

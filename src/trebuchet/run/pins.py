@@ -9,6 +9,8 @@ parameter may have fewer values than its datatype) and handed to the
 executor: pins as the runs.pins text (harness/pins.h), listed cases as
 "FUNCTION INDEX" lines."""
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.core.text_files import read_text
+from trebuchet.run import repro
 
 
 def pins_text(spec, listed, functions, pins):
@@ -40,10 +42,10 @@ def _split(pin):
     """("PARAM",) or ("FUNCTION", "PARAM"), and the value names."""
     target, eq, values = pin.partition("=")
     names = target.split(".")
-    if not eq or not all(names) or len(names) > 2 or not values.strip(","):
+    if not eq or not all(names) or len(names) > 2 or not all(values.split(",")):
         raise TrebuchetError(f"--pin wants PARAM=VALUE[,VALUE...] or FUNCTION.PARAM=VALUE,...,"
                              f" not '{pin}'")
-    return names, [v for v in values.split(",") if v]
+    return names, values.split(",")
 
 
 def _nowhere(spec, functions, target):
@@ -76,10 +78,8 @@ def read_values_file(spec, path, listed):
     A line is "FUNCTION VALUE,VALUE,..." (as `repro --values` takes them);
     blank lines and # comments are skipped; a bad line is one error naming
     path and line."""
-    from trebuchet.run import repro  # builds plugins: not for the reports, which import shown()
-
     try:
-        lines = open(path).read().splitlines()
+        lines = read_text(path).splitlines()
     except OSError as e:
         raise TrebuchetError(f"cannot read the values file: {e.strerror}", path) from None
     cases = []

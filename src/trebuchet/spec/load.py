@@ -25,6 +25,7 @@ import jsonschema
 from trebuchet.harness import executor
 from trebuchet.core import paths, yamlines
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.core.text_files import read_text
 
 ERRNO_NAMES = frozenset(errno.errorcode.values())
 
@@ -230,7 +231,7 @@ def available_targets():
 def load(path, _extended_by=()):
     path = Path(path).resolve()
     try:
-        text = path.read_text()
+        text = read_text(path)
     except OSError as e:
         raise TrebuchetError(e.strerror or str(e), path) from None
     data, lines = yamlines.load(text, path)
@@ -281,7 +282,8 @@ def _null_convention(data):
         if isinstance(err, dict) and "when" in err and err["when"] is None:
             err["when"] = "null"
         lists = []
-        for p in (f.get("params") if isinstance(f, dict) else None) or ():
+        params = f.get("params") if isinstance(f, dict) else None
+        for p in params if isinstance(params, list) else ():
             if isinstance(p, dict):
                 lists += [p.get("undefined"), p.get("accepts")]
         contract = f.get("contract") if isinstance(f, dict) else None

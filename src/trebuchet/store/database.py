@@ -20,19 +20,35 @@ def schema_version():
     return int(match.group(1))
 
 
+def schema_tables():
+    """The tables a whole store of this schema has."""
+    return set(re.findall(r"CREATE TABLE(?: IF NOT EXISTS)? (\w+)", schema_text()))
+
+
 def connect(db):
-    """Opens an existing store read-only after checking its schema version."""
+    """Opens an existing store read-only after checking it is one: of this
+    schema version, with every table of it (a store missing one, edited by
+    hand or cut short, is bad input said once here, not a traceback in
+    whichever query meets it first)."""
     db = Path(db)
     if not db.is_file():
         raise TrebuchetError("no such store", db)
+    if db.stat().st_size == 0:
+        raise TrebuchetError("an empty file, not a trebuchet store", db)
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as e:
         raise TrebuchetError(f"not a trebuchet store ({e})", db) from None
     if version != schema_version():
         raise TrebuchetError(f"store has schema version {version}, this trebuchet reads "
                              f"version {schema_version()}", db)
+    missing = sorted(schema_tables() - tables)
+    if missing:
+        raise TrebuchetError(f"not a whole store of schema version {version}: it has no table "
+                             f"{', '.join(missing)}", db)
     conn.row_factory = sqlite3.Row
     return conn
 

@@ -56,6 +56,8 @@ def members(folder=None, chosen=None):
     """The survey's libraries, by name; chosen: only these (an unknown one is
     one line, exit 2)."""
     folder = Path(folder or paths.ROOT / "examples")
+    if not folder.is_dir():
+        raise TrebuchetError("no such folder", folder)
     found = [Member(d.name, d / f"{d.name}.yaml", d / "survey.md")
              for d in sorted(folder.iterdir())
              if (d / "survey.md").is_file() and (d / f"{d.name}.yaml").is_file()]
