@@ -5,13 +5,16 @@ one-line message and exit code 2, never a traceback.
 
 Exit codes: the table in core/exitcodes.py."""
 import argparse
+import shlex
 import sys
 
 from trebuchet.cli import bench, campaign, gate, init, memcheck, options, reports, survey
-from trebuchet.core import paths
+from trebuchet.core import paths, stopping
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 
+# commands that go on where they stopped when given again as they were
+RESUMABLE = ("memcheck", "survey")
 # the commands in the order --help lists them
 COMMANDS = (campaign.add_run, campaign.add_repro, campaign.add_build, init.add_init,
             campaign.add_list, reports.add_report, reports.add_findings, memcheck.add_memcheck,
@@ -42,19 +45,26 @@ def _add_build_dir(parser):
 
 
 def main(argv=None):
+    stopping.install()
     args = parser().parse_args(argv)
     if args.build_dir:
         paths.use_build_dir(args.build_dir)
     try:
-        return args.func(args)
+        code = args.func(args)
     except TrebuchetError as e:
         print(f"trebuchet: {e}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
-        return Exit.INTERRUPTED
+        given = sys.argv[1:] if argv is None else list(map(str, argv))
+        print("trebuchet: stopped; what was done is stored" +
+              (f": `trebuchet {shlex.join(given)}` goes on where it stopped"
+               if args.command in RESUMABLE else ""), file=sys.stderr)
+        code = Exit.INTERRUPTED
     except BrokenPipeError:  # e.g. piped into head
         sys.stderr.close()
         return Exit.OK
+    # a run stopped by SIGTERM said how to resume it, as on Ctrl-C
+    return Exit.TERMINATED if code == Exit.INTERRUPTED and stopping.terminated() else code
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from trebuchet.harness import sanitizers
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 from trebuchet.core.readable import signal_name, stderr_text
+from trebuchet.core import stopping
 
 # A case's watchdog when no --timeout is given: the executor's own default
 # (harness/options.c), which Python needs where it times a case itself
@@ -59,14 +60,16 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()
     proc = subprocess.Popen(argv, env=env)
-    while True:
-        try:
-            rc = proc.wait()
-            break
-        except KeyboardInterrupt:
-            # the executor got the same Ctrl-C: it stores what it has, stops
-            # its test processes and exits 130; wait for it to finish that
-            continue
+    with stopping.passed_on(proc):
+        while True:
+            try:
+                rc = proc.wait()
+                break
+            except KeyboardInterrupt:
+                # the executor got the same Ctrl-C (or the SIGTERM passed on):
+                # it stores what it has, stops its test processes and exits
+                # 130; wait for it to finish that
+                continue
     if rc < 0:
         if sys.stderr.isatty():
             print(file=sys.stderr)  # off the progress line it left

@@ -35,7 +35,6 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -52,6 +51,7 @@ from trebuchet.build import plugins as build
 from trebuchet.harness import executor
 from trebuchet.core import paths
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.core import stopping
 
 KINDS = {
     "InvalidRead": "invalid read",
@@ -140,8 +140,7 @@ def check_case(plugin, function, case, dictionary, timeout_s):
     with tempfile.TemporaryDirectory(prefix="trebuchet-memcheck-") as tmp:
         argv, env = command(plugin, function, case, dictionary, timeout_s, tmp)
         (Path(tmp) / "reports").mkdir()
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s * 2 + 120,
-                              env=env)
+        done = stopping.run(argv, timeout=timeout_s * 2 + 120, env=env)
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         if done.returncode != 0 or len(lines) != 1:
             raise TrebuchetError(f"memcheck of {function} case {case} failed: "
@@ -228,10 +227,11 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     lock = store.writer_lock(db)
     writer = sqlite3.connect(db)
     try:
-        with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count()) as pool:
-            futures = [pool.submit(check_case, plugin, f, c, info["dictionary"], timeout_s)
-                       for f, c in chosen]
-            checked = []
+        pool = concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count())
+        futures = [pool.submit(check_case, plugin, f, c, info["dictionary"], timeout_s)
+                   for f, c in chosen]
+        checked = []
+        try:
             for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 c = future.result()
                 checked.append(c)
@@ -241,6 +241,14 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
                 writer.commit()
                 if progress:
                     progress(n, len(chosen))
+        except KeyboardInterrupt:
+            # Ctrl-C or SIGTERM (core/stopping.py): no queued case starts a
+            # Valgrind of its own, and those running got the signal and end
+            # now; their cases were not judged and are checked next time
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        finally:
+            pool.shutdown(wait=True)
     finally:
         writer.close()
         os.close(lock)

@@ -29,6 +29,7 @@ from trebuchet.core import paths
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
+from trebuchet.core import stopping
 
 # PASS cases memcheck checks per function: 3 over ten libraries of 20 to 40
 # functions is about 900 cases, some 12 minutes on 2 cores at 1.5 s a case
@@ -96,18 +97,32 @@ class Budget:
 
 
 def _step(argv, budget, say):
-    """Runs `trebuchet ARGV` in a process of its own; interrupts it (SIGINT,
-    as Ctrl-C) when the budget runs out; returns its exit code, or None when
-    the budget stopped it."""
+    """Runs `trebuchet ARGV` in a process of its own; stops it (SIGTERM, which
+    it passes on to what it runs: core/stopping.py) when the budget runs out;
+    returns its exit code, or None when the budget stopped it.  Ctrl-C or a
+    SIGTERM to the survey stops the step the same way and is raised."""
     command = [sys.executable, "-m", "trebuchet.cli.main", *map(str, argv)]
     say("  $ trebuchet " + " ".join(map(str, argv)))
     process = subprocess.Popen(command)
-    try:
-        return process.wait(timeout=budget.left or 0.001)
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGINT)
-        process.wait()
-        return None
+    with stopping.passed_on(process):
+        try:
+            return process.wait(timeout=budget.left or 0.001)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGTERM)
+            _wait_through_interrupts(process)
+            return None
+        except KeyboardInterrupt:
+            _wait_through_interrupts(process)
+            raise
+
+
+def _wait_through_interrupts(process):
+    """Waits for a step told to stop, which keeps what it did first."""
+    while True:
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            continue
 
 
 def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=None,

@@ -1,0 +1,68 @@
+"""How a command stops when asked to: Ctrl-C (SIGINT, which the terminal
+sends to every process of the job) and SIGTERM (sent to trebuchet alone, by
+CI's cancel or `kill`) end it the same way.  SIGTERM is passed on to the
+processes trebuchet started and is waiting for (the executor, Valgrind, a
+survey's step), which store what they finished and stop, and then raised
+here as Terminated, a KeyboardInterrupt, so every place that keeps what was
+done on Ctrl-C keeps it on SIGTERM too; the command ends with 143 and the
+line that resumes it, as with 130 on Ctrl-C."""
+import signal
+import subprocess
+import threading
+from contextlib import contextmanager
+
+_children = set()
+_lock = threading.Lock()
+_terminated = False
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, taken as Ctrl-C is."""
+
+
+def terminated():
+    """Whether SIGTERM asked this process to stop."""
+    return _terminated
+
+
+def _on_term(signum, frame):
+    global _terminated
+    _terminated = True
+    with _lock:
+        waited_for = list(_children)
+    for process in waited_for:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    raise Terminated()
+
+
+def install():
+    """SIGTERM handled as above, for this process (the CLI's main thread)."""
+    signal.signal(signal.SIGTERM, _on_term)
+
+
+@contextmanager
+def passed_on(process):
+    """While in it, a SIGTERM to trebuchet goes to process too."""
+    with _lock:
+        _children.add(process)
+    try:
+        yield process
+    finally:
+        with _lock:
+            _children.discard(process)
+
+
+def run(argv, timeout=None, **popen):
+    """subprocess.run(argv, capture_output=True, text=True, timeout=...) for
+    a process a SIGTERM is passed on to; any thread may call it."""
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               **popen)
+    with passed_on(process):
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except BaseException:  # a timeout, Ctrl-C, SIGTERM: nothing is left running
+            process.kill()
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(argv, process.returncode, out, err)
