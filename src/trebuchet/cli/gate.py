@@ -55,7 +55,8 @@ def add_gate(sub):
         description="Compares the newest finished run of the baseline's target with the"
         " baseline, case by case. A case failing now (ABORT or RESTART) that passed in the"
         " baseline is a new failure; each is run again --confirm times on its own, and only"
-        " one that fails every time counts (the others are reported as flaky). A baseline that"
+        " one that fails again on at least one rerun counts (the others are reported as flaky)."
+        " A baseline that"
         " lists findings gates by finding: a new failure of a finding it knows is reported, and"
         " a new finding with a confirmed new failure (or a newly broken error promise) fails."
         " The spec is compared function by function: one the run adds is listed, one whose"
@@ -74,7 +75,7 @@ def add_gate(sub):
     gt.add_argument("--junit", metavar="FILE", help="write the verdict as JUnit XML")
     gt.add_argument("--sarif", metavar="FILE", help="write confirmed new failures as SARIF 2.1.0")
     gt.add_argument("--confirm", type=bounded(int, 0, 100), default=3, metavar="N",
-                    help="runs of each new failure that must all fail (default 3; 0 trusts"
+                    help="runs of each new failure, of which one must fail (default 3; 0 trusts"
                     " the stored outcome)")
     gt.add_argument("--fail-on-fixed", action="store_true", help="fail (exit 1) while the"
                     " baseline lists cases that pass now, so that it is updated with each fix")

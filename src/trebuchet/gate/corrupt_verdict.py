@@ -18,8 +18,8 @@ Corrupt case of the gated run is
   reported, not counted, as a known finding's new cases are;
 - else a case of a new defect.  Each new defect's first case runs under
   memcheck again, --confirm times (memcheck costs about a second a case,
-  so one case, not every one): confirmed when every rerun is Corrupt with
-  the same kind, and then the gate fails.
+  so one case, not every one): confirmed when a rerun is Corrupt with the
+  same kind again (the flaky rule, gate/verdict.py), and then the gate fails.
 A case the baseline lists as Corrupt that memcheck judged clean now is
 fixed (--fail-on-fixed counts it, as it does a fixed crash)."""
 import collections
@@ -50,7 +50,7 @@ class NewDefect:
     @property
     def confirmed(self):
         kind = self.representative.kind
-        return all(r.corrupt and r.kind == kind for r in self.reruns)
+        return not self.reruns or any(r.corrupt and r.kind == kind for r in self.reruns)
 
     @property
     def title(self):

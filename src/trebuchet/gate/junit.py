@@ -59,7 +59,7 @@ def _testcase(suite, result, function, confirmed, flaky):
     case = ET.SubElement(suite, "testcase", classname=result.target, name=function, time="0")
     if confirmed:
         kinds = sorted({n.outcome for n in confirmed})
-        how = "and on every rerun" if result.confirm else "(not run again: --confirm 0)"
+        how = "and again on a rerun" if result.confirm else "(not run again: --confirm 0)"
         failure = ET.SubElement(case, "failure", type=" ".join(kinds),
                                 message=f"{len(confirmed)} new failing case"
                                         f"{'s' if len(confirmed) != 1 else ''}: passed in the "
@@ -67,7 +67,7 @@ def _testcase(suite, result, function, confirmed, flaky):
         failure.text = _text_of(result, confirmed)
         if flaky:
             # a flakyFailure says the test passed in the end: not here
-            failure.text += "also failing now, but not on every rerun (flaky):\n"
+            failure.text += "also failing now, but on none of their reruns (flaky):\n"
             failure.text += _text_of(result, flaky)
         return case
     _flaky(case, result, flaky)

@@ -26,7 +26,14 @@ baseline knows (by fingerprint) is reported and does not count, and a new
 finding fails the gate when one of its new failures is confirmed.  A
 promise broken without a crash (a missing error) is a new finding too,
 confirmed when its representative case, run again, returns the same way
-every time.  A baseline made before findings gates by case, as above, and
+again.
+
+The flaky rule, one for the whole project: what is new is confirmed when
+it fails again on at least one of its --confirm reruns (a crash, the same
+broken promise, the same Corrupt kind), and flaky when it fails on none of
+them; flaky counts only under --fail-on-flaky.  A crash that comes half
+the time is thus caught by 7 gates in 8 with three reruns, where "fails on
+every rerun" let it pass 7 in 8.  A baseline made before findings gates by case, as above, and
 the gate says how to make one that gates by finding.
 
 A baseline that lists cases memcheck checked gates Corrupt too: those
@@ -81,7 +88,9 @@ class NewFailure:
 
     @property
     def confirmed(self):
-        return self.failures_on_rerun == len(self.reruns)
+        """Failed again on a rerun (the flaky rule, above); with none run
+        (--confirm 0) the stored outcome is trusted."""
+        return not self.reruns or self.failures_on_rerun > 0
 
     @property
     def described(self):
@@ -105,8 +114,9 @@ class NewFinding:
         if self.cases:
             return any(n.confirmed for n in self.cases)
         stored = self.example.stored
-        return all((r["outcome"], r["error_reported"], r["errno"]) == stored
-                   for r in self.example.reruns)
+        reruns = self.example.reruns
+        return not reruns or any((r["outcome"], r["error_reported"], r["errno"]) == stored
+                                 for r in reruns)
 
     @property
     def representative(self):
@@ -561,7 +571,7 @@ def as_text(r):
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
     if r.flaky:
-        lines.append("flaky new failures (did not fail every time again; "
+        lines.append("flaky new failures (failed on none of their reruns; "
                      + ("counted, as --fail-on-flaky asks):" if r.fail_on_flaky
                         else "not counted):"))
         lines += _section(r.flaky, lambda n: [
