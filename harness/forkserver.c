@@ -41,6 +41,7 @@
 #include "outcome.h"
 #include "scratch.h"
 #include "site.h"
+#include "world.h"
 
 #define QUEUE_SIZE 1024
 /* The records' mapping is as large, and sealed whole, whatever --jobs is.
@@ -609,6 +610,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	keep_only(request_fd, result_fd, server_stderr);
 	pin(cfg->cpu);
 	say_hello(result_fd, 1, "");
+	tb_world_heap();
 	serve(cfg, request_fd, result_fd, records);
 	_exit(0);
 }
