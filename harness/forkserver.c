@@ -610,7 +610,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	keep_only(request_fd, result_fd, server_stderr);
 	pin(cfg->cpu);
 	say_hello(result_fd, 1, "");
-	tb_world_heap();
+	tb_world_memory();
 	serve(cfg, request_fd, result_fd, records);
 	_exit(0);
 }

@@ -95,7 +95,7 @@
  *
  * What is inherited across fork rather than exec (signal dispositions, the
  * umask, the descriptor limit) is normalised once in each fork server by
- * tb_world_server(), and so is the heap (tb_world_heap()).
+ * tb_world_server(), and so are the heap and the stack (tb_world_memory()).
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -141,13 +141,17 @@
 #define PATH_ENTRY 4200
 /* The test processes' heap begins this much past the heap's start, where
  * the executor's own heap up to the fork fits (about 40 KiB for sfio);
- * at a multiple of it for a larger one (tb_world_heap). */
+ * at a multiple of it for a larger one (same_heap). */
 #define HEAP_RESERVE ((uintptr_t)1 << 20)
 #define HEAP_FAR ((uintptr_t)1 << 30)  /* farther, a block is not on that heap */
 /* The padding up to there goes in pieces below malloc's mmap threshold
  * (128 KiB), so that it comes from the heap, not from mmap. */
 #define HEAP_PIECE ((uintptr_t)64 << 10)
 #define CHUNK_MIN 32  /* malloc's smallest chunk; a request of n takes n + 8 rounded up to 16 */
+/* How much of the stack below a fork server's frame is cleared: more than
+ * the executor ever used there (its whole stack mapping is 200 KiB, 64 KiB
+ * of it argument and environment strings). */
+#define STACK_SCRUB (128 << 10)
 
 /* What every test process's environment holds, in this order. */
 static char *const fixed_env[] = {
@@ -459,8 +463,7 @@ static int take_from_top(uintptr_t gap)
 	return 0;
 }
 
-/*
- * The heap every test process inherits, the same whatever the executor did
+/* The heap every test process inherits, the same whatever the executor did
  * before the fork.  A value that allocates and frees (FREED, a released
  * handle, a stream fclosed) or a library that reads freed memory finds
  * the blocks its process allocated where the heap's top chunk began, of
@@ -478,7 +481,7 @@ static int take_from_top(uintptr_t gap)
  * Left as it is under a sanitizer or Valgrind (their own allocator), or
  * when unsettled (addresses randomised anyway).
  */
-void tb_world_heap(void)
+static void same_heap(void)
 {
 	uintptr_t page = (uintptr_t)getpagesize(), goal, top;
 	char *probe;
@@ -496,6 +499,25 @@ void tb_world_heap(void)
 	if (take_from_top(goal - top))
 		return;
 	malloc_trim(0);
+}
+
+/* The stack below the fork server's frame, where a test process's calls
+ * run, cleared.  It held what the executor's deeper calls left there: the
+ * dynamic loader's pointers to the blocks above (which moved with the
+ * plugin's path), the scratch directory's random name, stack canaries
+ * (random at each exec): a call that reads a variable it never set read
+ * them. */
+static __attribute__((noinline)) void same_stack(void)
+{
+	char below[STACK_SCRUB];
+
+	explicit_bzero(below, sizeof(below));
+}
+
+void tb_world_memory(void)
+{
+	same_heap();
+	same_stack();
 }
 
 int tb_world_user(const char *name, uid_t *uid, gid_t *gid)

@@ -4,7 +4,7 @@ plugins and the store are in (the checkout's, a short one of 16 bytes or
 less, a long one) nor on --jobs.  The campaigns hold the values whose fate
 hangs on the memory a test process inherits: freed blocks, closed and
 released streams and libxml2 objects, whose cases followed the heap the
-plugin's path left (harness/world.c, tb_world_heap), and fwrite on a
+plugin's path left (harness/world.c, tb_world_memory), and fwrite on a
 MEMSTREAM, whose cases crashed or not with the number of slots a fork
 server had (harness/forkserver.c)."""
 import shutil
