@@ -472,21 +472,21 @@ static int take_from_top(uintptr_t gap)
  * plugin's path into its heap three times (the name, the real name, the
  * directory for $ORIGIN) and splits a library's RUNPATH into allocated
  * entries, so a checkout at a path of another length moved every later
- * block (a plugin reached by /tmp/s/st.so put the top chunk 0x70 bytes
+ * block (a plugin reached by a 12-byte path put the top chunk 0x70 bytes
  * lower than by its checkout's path, and the top 0x70 bytes longer).  So
  * in each fork server, last before its first fork: the bins emptied, the
  * top chunk moved to HEAP_RESERVE past the heap's start, and the heap
  * trimmed to end one page after it.  The executor's blocks below stay
  * where they are; nothing a test process allocates is placed among them.
- * Left as it is under a sanitizer or Valgrind (their own allocator), or
- * when unsettled (addresses randomised anyway).
+ * Left as it is under AddressSanitizer or Valgrind (their own allocator),
+ * or when unsettled (addresses randomised anyway).
  */
 static void same_heap(void)
 {
 	uintptr_t page = (uintptr_t)getpagesize(), goal, top;
 	char *probe;
 
-	if (!heap_start || sanitizer[0] || drain_bins())
+	if (!heap_start || tb_world_shadow() || drain_bins())
 		return;
 	/* a chunk of CHUNK_MIN bytes off the top: the top now begins after it */
 	probe = malloc(1);
@@ -496,6 +496,8 @@ static void same_heap(void)
 	/* past a larger executor's heap, the next multiple of the reserve */
 	goal = heap_start + (top - heap_start + HEAP_RESERVE) / HEAP_RESERVE * HEAP_RESERVE;
 	goal = (goal + page - 1) / page * page;
+	if (goal - top < CHUNK_MIN)  /* no chunk is that small */
+		goal += HEAP_RESERVE;
 	if (take_from_top(goal - top))
 		return;
 	malloc_trim(0);
