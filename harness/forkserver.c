@@ -41,8 +41,18 @@
 #include "outcome.h"
 #include "scratch.h"
 #include "site.h"
+#include "world.h"
 
 #define QUEUE_SIZE 1024
+/* The records' mapping is as large, and sealed whole, whatever --jobs is.
+ * Its size decided where every later mapping went, a value's pages
+ * included: with two slots a server (--jobs 3 and more on two cores)
+ * instead of one, the mapping took two pages, every value's page and its
+ * guard landed a page lower, and fmemopen's write, which reads the last
+ * byte of a request that wraps round the address space, met a mapped page
+ * or none: fwrite cases 7366 and 14317 on a MEMSTREAM (seed 7) passed at
+ * --jobs 1 and 2 and crashed at --jobs 4.  Unused, its pages cost nothing. */
+#define RECORDS_BYTES ((size_t)TB_SERVER_MAX_JOBS * sizeof(struct tb_record))
 #define WALL_LIMIT 10  /* most deadlines a runnable call is given */
 /* Results are sent in batches of this many, or sooner when the request
  * queue runs dry (the executor may be waiting on them to send more): fewer
@@ -421,7 +431,10 @@ static int make_slot(const struct tb_server_config *cfg, struct slot *slot,
 	const struct tb_sandbox *sb = &cfg->sandbox;
 
 	slot->record = record;
-	snprintf(slot->dir, sizeof(slot->dir), "s%d", cfg->first_slot + index);
+	/* three digits for every slot (TB_SERVER_MAX_JOBS): a case's working
+	 * directory, which a library may copy (getcwd), is as long in any
+	 * slot, whichever slot the order of the cases gives it */
+	snprintf(slot->dir, sizeof(slot->dir), "s%03d", cfg->first_slot + index);
 	if (mkdir(slot->dir, 0700) ||
 	    (sb->drop_privileges && chown(slot->dir, sb->uid, sb->gid)))
 		return -1;
@@ -588,7 +601,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
-	tb_channel_set(records, cfg->jobs);
+	tb_channel_set(records, TB_SERVER_MAX_JOBS);
 	/* after the sandbox, which resets every signal's disposition */
 	if (cfg->crash_sites && tb_crashsite_install(records, cfg->jobs))
 		die("installing the crash handler");
@@ -597,6 +610,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	keep_only(request_fd, result_fd, server_stderr);
 	pin(cfg->cpu);
 	say_hello(result_fd, 1, "");
+	tb_world_memory();
 	serve(cfg, request_fd, result_fd, records);
 	_exit(0);
 }
@@ -631,7 +645,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 
 	srv->pid = -1;
 	srv->request_fd = srv->result_fd = -1;
-	records = mmap(NULL, (size_t)cfg->jobs * sizeof(*records), PROT_READ | PROT_WRITE,
+	records = mmap(NULL, RECORDS_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (records == MAP_FAILED || pipe2(req, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
 		snprintf(why, len, "%s", strerror(errno));
@@ -642,7 +656,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 		snprintf(why, len, cfg->sandbox.isolation == TB_ISOLATION_NONE ? "fork: %s"
 			 : "the kernel refused new namespaces (%s)", strerror(errno));
 		close(req[0]), close(req[1]), close(res[0]), close(res[1]);
-		munmap(records, (size_t)cfg->jobs * sizeof(*records));
+		munmap(records, RECORDS_BYTES);
 		return -1;
 	}
 	if (srv->pid == 0) {
@@ -652,7 +666,7 @@ int tb_server_start(const struct tb_server_config *cfg, struct tb_server *srv,
 	}
 	close(req[0]);
 	close(res[1]);
-	munmap(records, (size_t)cfg->jobs * sizeof(*records));
+	munmap(records, RECORDS_BYTES);
 	srv->request_fd = req[1];
 	srv->result_fd = res[0];
 	return 0;

@@ -95,11 +95,13 @@
  *
  * What is inherited across fork rather than exec (signal dispositions, the
  * umask, the descriptor limit) is normalised once in each fork server by
- * tb_world_server().
+ * tb_world_server(), and so are the heap and the stack (tb_world_memory()).
  */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
+#include <stdint.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -137,6 +139,19 @@
 #define PADDED_BYTES (64 << 10)
 #define NOFILE_LIMIT 1024
 #define PATH_ENTRY 4200
+/* The test processes' heap begins this much past the heap's start, where
+ * the executor's own heap up to the fork fits (about 40 KiB for sfio);
+ * at a multiple of it for a larger one (same_heap). */
+#define HEAP_RESERVE ((uintptr_t)1 << 20)
+#define HEAP_FAR ((uintptr_t)1 << 30)  /* farther, a block is not on that heap */
+/* The padding up to there goes in pieces below malloc's mmap threshold
+ * (128 KiB), so that it comes from the heap, not from mmap. */
+#define HEAP_PIECE ((uintptr_t)64 << 10)
+#define CHUNK_MIN 32  /* malloc's smallest chunk; a request of n takes n + 8 rounded up to 16 */
+/* How much of the stack below a fork server's frame is cleared: more than
+ * the executor ever used there (its whole stack mapping is 200 KiB, 64 KiB
+ * of it argument and environment strings). */
+#define STACK_SCRUB (128 << 10)
 
 /* What every test process's environment holds, in this order. */
 static char *const fixed_env[] = {
@@ -153,6 +168,9 @@ static char scratch_parent[PATH_ENTRY], share[PATH_ENTRY];
 static char libpath_entry[8192], tmpdir_entry[PATH_ENTRY], home_entry[PATH_ENTRY];
 static char preload_entry[PATH_ENTRY], options_entry[512], sanitizer[16];
 static char *world_env[NFIXED + 6];
+/* Where the heap began: the break when the settled executor started
+ * (fixed, addresses not randomised); 0 when unsettled. */
+static uintptr_t heap_start;
 
 /* "AS=value" of the caller's variable NAME in buf; NULL when unset or too long. */
 static char *carried(const char *name, const char *as, char *buf, size_t len)
@@ -318,6 +336,7 @@ void tb_world_settle(char **argv)
 	static char self[PATH_MAX];
 
 	if (getenv(SETTLED_ENV)) {
+		heap_start = (uintptr_t)sbrk(0);
 		take_world();
 		return;
 	}
@@ -406,6 +425,101 @@ void tb_world_server(void)
 			sigaction(sig, &dfl, NULL);
 	umask(022);
 	soft_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
+}
+
+/* Every free chunk in malloc's bins taken (and kept): 0, or -1 when that
+ * cannot be done.  malloc_trim first merges the fast bins, which a small
+ * request would never search; then requests of one byte each take a chunk
+ * of a bin or carve one, until none holds anything (mallinfo2: free bytes
+ * but the top chunk's). */
+static int drain_bins(void)
+{
+	struct mallinfo2 mi;
+	size_t binned, before = SIZE_MAX;
+
+	malloc_trim(0);
+	for (;;) {
+		mi = mallinfo2();
+		binned = mi.fordblks - mi.keepcost;
+		if (!binned)
+			return 0;
+		if (binned >= before || !malloc(1))
+			return -1;  /* no longer taken from the bins */
+		before = binned;
+	}
+}
+
+/* Takes exactly gap bytes off the top chunk, in chunks of HEAP_PIECE or
+ * less; 0, or -1 when gap cannot be made of whole chunks. */
+static int take_from_top(uintptr_t gap)
+{
+	while (gap) {
+		uintptr_t piece = gap > HEAP_PIECE + CHUNK_MIN ? HEAP_PIECE : gap;
+
+		if (piece < CHUNK_MIN || piece % 16 || !malloc(piece - 8))
+			return -1;
+		gap -= piece;
+	}
+	return 0;
+}
+
+/* The heap every test process inherits, the same whatever the executor did
+ * before the fork.  A value that allocates and frees (FREED, a released
+ * handle, a stream fclosed) or a library that reads freed memory finds
+ * the blocks its process allocated where the heap's top chunk began, of
+ * the size the top then had, and any chunk the bins held.  All of these
+ * followed what the executor had allocated: the dynamic loader copies a
+ * plugin's path into its heap three times (the name, the real name, the
+ * directory for $ORIGIN) and splits a library's RUNPATH into allocated
+ * entries, so a checkout at a path of another length moved every later
+ * block (a plugin reached by a 12-byte path put the top chunk 0x70 bytes
+ * lower than by its checkout's path, and the top 0x70 bytes longer).  So
+ * in each fork server, last before its first fork: the bins emptied, the
+ * top chunk moved to HEAP_RESERVE past the heap's start, and the heap
+ * trimmed to end one page after it.  The executor's blocks below stay
+ * where they are; nothing a test process allocates is placed among them.
+ * Left as it is under AddressSanitizer or Valgrind (their own allocator),
+ * or when unsettled (addresses randomised anyway).
+ */
+static void same_heap(void)
+{
+	uintptr_t page = (uintptr_t)getpagesize(), goal, top;
+	char *probe;
+
+	if (!heap_start || tb_world_shadow() || drain_bins())
+		return;
+	/* a chunk of CHUNK_MIN bytes off the top: the top now begins after it */
+	probe = malloc(1);
+	top = (uintptr_t)probe + CHUNK_MIN - 16;
+	if (!probe || top < heap_start || top - heap_start > HEAP_FAR)
+		return;  /* not the heap at the break: another allocator's */
+	/* past a larger executor's heap, the next multiple of the reserve */
+	goal = heap_start + (top - heap_start + HEAP_RESERVE) / HEAP_RESERVE * HEAP_RESERVE;
+	goal = (goal + page - 1) / page * page;
+	if (goal - top < CHUNK_MIN)  /* no chunk is that small */
+		goal += HEAP_RESERVE;
+	if (take_from_top(goal - top))
+		return;
+	malloc_trim(0);
+}
+
+/* The stack below the fork server's frame, where a test process's calls
+ * run, cleared.  It held what the executor's deeper calls left there: the
+ * dynamic loader's pointers to the blocks above (which moved with the
+ * plugin's path), the scratch directory's random name, stack canaries
+ * (random at each exec): a call that reads a variable it never set read
+ * them. */
+static __attribute__((noinline)) void same_stack(void)
+{
+	char below[STACK_SCRUB];
+
+	explicit_bzero(below, sizeof(below));
+}
+
+void tb_world_memory(void)
+{
+	same_heap();
+	same_stack();
 }
 
 int tb_world_user(const char *name, uid_t *uid, gid_t *gid)

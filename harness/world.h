@@ -49,4 +49,9 @@ int tb_world_user(const char *name, uid_t *uid, gid_t *gid);
  * umask, the descriptor limit) set to fixed values. */
 void tb_world_server(void);
 
+/* In each fork server, last before its first fork: the heap and the stack
+ * test processes inherit made the same whatever the executor did before
+ * (world.c). */
+void tb_world_memory(void);
+
 #endif

@@ -732,8 +732,8 @@ static void start_server(struct tb_server *srv, char *root, int cpu)
 static void remove_scratch(const char *root)
 {
 	ck_assert_int_eq(chdir(root), 0);
-	ck_assert_int_eq(rmdir("s0"), 0);
-	ck_assert_int_eq(rmdir("s1"), 0);
+	ck_assert_int_eq(rmdir("s000"), 0);
+	ck_assert_int_eq(rmdir("s001"), 0);
 	ck_assert_int_eq(chdir("/"), 0);
 	ck_assert_int_eq(rmdir(root), 0);
 }
