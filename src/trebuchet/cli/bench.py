@@ -5,6 +5,7 @@ import time
 from trebuchet.cli import options
 from trebuchet.cli.options import blocks, bounded, names
 from trebuchet.core.exitcodes import Exit
+from trebuchet.core.outputs import writable
 from trebuchet.study import bench_io, bench_text
 
 
@@ -48,7 +49,7 @@ def cmd_bench_io(args):
     from trebuchet.report import metrics
     from trebuchet.store import database as store
 
-    options.writable(args.db)
+    writable(args.db)
     started = time.monotonic()
     run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
                        args.cold, sys.stderr.isatty())

@@ -2,9 +2,10 @@
 import sys
 
 from trebuchet.cli import options
-from trebuchet.cli.options import bounded, never_one, say, split, writable, write_failed
+from trebuchet.cli.options import bounded, never_one, say, split, write_failed
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
+from trebuchet.core.outputs import writable
 from trebuchet.core.readable import plural
 from trebuchet.findings import making as triage
 from trebuchet.report import run_line as summary

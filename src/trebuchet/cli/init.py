@@ -1,6 +1,7 @@
 """`trebuchet init`: a spec drafted from a library's headers."""
 from trebuchet.cli import options
 from trebuchet.core.exitcodes import Exit
+from trebuchet.core.outputs import writable_dir
 from trebuchet.init import command as draft_init
 
 
@@ -27,7 +28,7 @@ def add_init(sub):
 
 
 def cmd_init(args):
-    options.writable_dir(args.out)
+    writable_dir(args.out)
     for line in draft_init.run(args.headers, args.library, args.out, args.prefix, args.target,
                                args.update):
         print(line)

@@ -8,9 +8,7 @@ import os
 import re
 import sqlite3
 import sys
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from trebuchet.core.errors import HarnessError, TrebuchetError
 from trebuchet.core.exitcodes import Exit
@@ -121,50 +119,6 @@ OUT = Option("--out")
 def split(text):
     """A comma-separated option's names, or None when not given."""
     return [s for s in text.split(",") if s] if text else None
-
-
-def output(path):
-    """A file a command is to write: its folder is made if missing; a folder
-    in its place, or one that cannot be made, is a one-line error."""
-    path = Path(path)
-    if path.is_dir():
-        raise TrebuchetError("is a directory, not a file to write", path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise TrebuchetError(f"cannot make its folder: {e.strerror}", path) from None
-    return path
-
-
-def writable(path):
-    """output(), and the file opened for writing once, before any work: a
-    folder that cannot be made or a file that cannot be opened (a read-only
-    file system, /proc) is bad input, said at the start, not after a run.
-    A file made to check is removed again.  (What can be opened may still
-    fail to be written, /dev/full: the command says so when it writes.)"""
-    path = output(path)
-    existed = path.exists()
-    try:
-        with open(path, "a"):
-            pass
-    except OSError as e:
-        raise TrebuchetError(f"cannot be written: {e.strerror}", path) from None
-    if not existed:
-        path.unlink()
-    return path
-
-
-def writable_dir(path):
-    """A folder a command is to write into, made now if missing and a file
-    tried in it: one that cannot be is bad input, said before any work."""
-    path = Path(path)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path):
-            pass
-    except OSError as e:
-        raise TrebuchetError(f"cannot be written: {e.strerror}", path) from None
-    return path
 
 
 def write_failed(path, error):

@@ -7,6 +7,7 @@ from trebuchet.cli import options
 from trebuchet.cli.options import say
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
+from trebuchet.core.outputs import writable, writable_dir
 from trebuchet.findings import making as triage
 from trebuchet.store.runs import latest_runs
 
@@ -21,7 +22,7 @@ def add_report(sub):
 def cmd_report(args):
     from trebuchet.report import writer as report
 
-    options.writable_dir(args.out)
+    writable_dir(args.out)
     started = time.perf_counter()
     index = report.write(args.db or ["trebuchet.db"], args.out)
     print(f"report written to {index} in {time.perf_counter() - started:.1f} s")
@@ -104,7 +105,7 @@ def cmd_export(args):
     from trebuchet.store import database as store
 
     if args.out:
-        options.writable(args.out)
+        writable(args.out)
     conn = store.connect(args.db)
     if args.run is not None and not conn.execute("SELECT 1 FROM runs WHERE id = ?",
                                                  (args.run,)).fetchone():

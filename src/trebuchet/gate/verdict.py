@@ -50,6 +50,7 @@ from pathlib import Path
 from trebuchet.findings import signature as findings_model
 from trebuchet.findings import storage as findings_store
 from trebuchet.core.outcomes import FAILING
+from trebuchet.core.outputs import writable_dir
 from trebuchet.store.runs import RunInfo, newest_full_run, unfinished_after
 from trebuchet.core import platform
 from trebuchet.store import database as store
@@ -426,12 +427,7 @@ def claim_reproducers_dir(out_dir):
     if out.exists() and (not out.is_dir() or not _earlier_reproducers(out)):
         raise TrebuchetError("--emit-c wants a new or empty directory, or one where an earlier"
                              " gate wrote its reproducers", out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out):
-            pass
-    except OSError as e:
-        raise TrebuchetError(f"cannot be written: {e.strerror}", out) from None
+    writable_dir(out)
 
 
 def emit_reproducers(result, out_dir):
