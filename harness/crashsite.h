@@ -7,7 +7,7 @@
  * TB_SITE_FRAMES frames (module + offset) in the case's record (record.h),
  * then dies of the same signal by its default action, so the outcome is
  * what it would have been without it.  The fork server reads the site back
- * (site.h).
+ * (crashsite_reader.h).
  */
 #ifndef TREBUCHET_CRASHSITE_H
 #define TREBUCHET_CRASHSITE_H

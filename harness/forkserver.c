@@ -7,7 +7,7 @@
  *
  * The watchdog follows what a call does, so that a slow call's outcome does
  * not depend on how busy the machine is.  A call that computes is stopped by
- * its CPU limit (sandbox.c), whatever other processes share the cores.  A
+ * its CPU limit (testprocess.c), whatever other processes share the cores.  A
  * call still asleep at the wall-clock deadline is killed there: blocked, it
  * would wait for ever.  A call found runnable at the deadline is computing
  * but has been kept from the CPU: its deadline moves on and its CPU limit
@@ -40,7 +40,7 @@
 #include "forkserver.h"
 #include "outcome.h"
 #include "scratch.h"
-#include "site.h"
+#include "crashsite_reader.h"
 #include "world.h"
 
 #define QUEUE_SIZE 1024

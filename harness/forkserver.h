@@ -9,7 +9,7 @@
 
 #include <sys/types.h>
 
-#include "sandbox.h"
+#include "testprocess.h"
 #include "target.h"
 
 #define TB_SERVER_MAX_JOBS 256

@@ -30,7 +30,7 @@ extern const char *const tb_outcome_names[];
  * TB_SITE_FRAMES lines of a path and an offset each. */
 #define TB_SITE_TEXT 4096
 
-/* Where a failing case ended (crashsite.h, site.h), as it travels and is
+/* Where a failing case ended (crashsite.h, crashsite_reader.h), as it travels and is
  * stored (schemas/results.sql, crash_sites). */
 struct tb_site {
 	int32_t signal;          /* the signal the handler caught */

@@ -62,7 +62,7 @@
  *                                      as the executor's first library
  *     allocator_may_return_null=1,     the address-space limit cannot coexist
  *     max_allocation_size_mb=N         with ASan's terabytes of shadow memory
- *                                      (sandbox.c sets none): one allocation
+ *                                      (testprocess.c sets none): one allocation
  *                                      above --memory-mb fails as it would
  *                                      under the limit, returning NULL
  *     symbolize=0                      the report names each place as

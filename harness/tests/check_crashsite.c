@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "crashsite.h"
-#include "site.h"
+#include "crashsite_reader.h"
 
 /* Every allocation a process makes once counting is on, counted in memory
  * its parent reads: glibc's own calls (the loader's, the unwinder's) come

@@ -18,7 +18,7 @@
 #include "forkserver.h"
 #include "outcome.h"
 #include "scratch.h"
-#include "site.h"
+#include "crashsite_reader.h"
 #include "store.h"
 
 /* ---- cases ---- */

@@ -2,8 +2,8 @@
  * The crash site a test process left in its record (crashsite.h), read back
  * by its fork server into the case's result.
  */
-#ifndef TREBUCHET_SITE_H
-#define TREBUCHET_SITE_H
+#ifndef TREBUCHET_CRASHSITE_READER_H
+#define TREBUCHET_CRASHSITE_READER_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /*
- * Reading a crash site (site.h).  Only the fork server runs this, and only
+ * Reading a crash site (crashsite_reader.h).  Only the fork server runs this, and only
  * for a failing case, so it may format: the frames become the text the
  * store keeps, "MODULE+0xOFFSET" per line, MODULE the path the loader knew
  * the module by, "[unknown]" with the absolute pc for a pc in no module.
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "site.h"
+#include "crashsite_reader.h"
 
 /* si_addr is an address only for some signals (record.h), and only when
  * the kernel made the signal (si_code > 0): sent by a process (kill,

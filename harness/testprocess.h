@@ -2,8 +2,8 @@
  * The test process: its sandbox and the one straight path from fork to
  * _exit that builds the values, calls the function and leaves its marks.
  */
-#ifndef TREBUCHET_SANDBOX_H
-#define TREBUCHET_SANDBOX_H
+#ifndef TREBUCHET_TESTPROCESS_H
+#define TREBUCHET_TESTPROCESS_H
 
 #include <stdint.h>
 #include <sys/resource.h>

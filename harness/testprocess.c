@@ -1,5 +1,5 @@
 /*
- * The test process (sandbox.h).  Everything before the call confines the
+ * The test process (testprocess.h).  Everything before the call confines the
  * process; everything after it only records.  Marks are stored with release
  * ordering so that they are never visible before what they cover (record.h).
  */
@@ -11,7 +11,7 @@
 
 #include "judge.h"
 #include "channel.h"
-#include "sandbox.h"
+#include "testprocess.h"
 #include "world.h"
 
 static int limit(int resource, rlim_t value)
