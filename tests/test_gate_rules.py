@@ -13,8 +13,9 @@ import pytest
 
 from conftest import ROOT, TREBUCHET, hand_store
 from test_gate import DEMO_LIB, build_demolib
-from test_gate_hand import BASELINE, NOW, SPEC
+from test_gate_hand import BASELINE, NOW, SPEC, compared  # noqa: F401 (a fixture)
 from trebuchet.gate import baseline as baselines
+from trebuchet.gate import sarif
 from trebuchet.spec import load as specs
 
 
@@ -101,3 +102,15 @@ def test_reproducers_go_to_a_new_folder_or_replace_a_gates_own(stores, tmp_path)
 
     code, out, err = gate(failing, path, "--emit-c", "/proc/self/reproducers")
     assert (code, out) == (2, "") and err.startswith("trebuchet: /proc/self/reproducers: cannot be")
+
+
+def test_sarif_names_every_place_relative_to_the_source_root(compared):
+    """--source-root holds for every location, the spec's places too (its
+    related locations once stayed relative to the working directory)."""
+    result = compared[0]
+    spec = specs.load(ROOT / SPEC)
+    for root, uri in ((None, SPEC), (ROOT / "tests", "demolib/demolib.yaml")):
+        places = [loc["physicalLocation"]["artifactLocation"]["uri"]
+                  for r in sarif.document(result, spec, "1", root)["runs"][0]["results"]
+                  for loc in r["locations"] + r.get("relatedLocations", [])]
+        assert places and set(places) == {uri}

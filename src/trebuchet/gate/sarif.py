@@ -85,15 +85,15 @@ def _uri(path, root=None):
     return str(path.relative_to(here)) if path.is_relative_to(here) else path.as_uri()
 
 
-def _spec_place(spec, function):
+def _spec_place(spec, function, root=None):
     path, line = _spec_location(spec, function)
-    return dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(path)),
+    return dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(path, root)),
                                       region=dict(startLine=line)))
 
 
 def _finding_result(result, spec, g, root):
     f, n = g.finding, g.representative
-    where = _spec_place(spec, n.function)
+    where = _spec_place(spec, n.function, root)
     if f.location:
         file, _, line = f.location.rpartition(":")
         where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
@@ -109,7 +109,7 @@ def _finding_result(result, spec, g, root):
         locations=[dict(where, logicalLocations=[dict(
             name=f.functions[0], kind="function",
             fullyQualifiedName=f"{result.target}::{f.functions[0]}")])],
-        relatedLocations=[dict(_spec_place(spec, fn), id=i, message=dict(
+        relatedLocations=[dict(_spec_place(spec, fn, root), id=i, message=dict(
             text=f"{fn} in the spec")) for i, fn in enumerate(f.functions)],
         partialFingerprints={"trebuchetFinding/v1": f.fingerprint},
         properties=dict(finding=f.title, signature=f.signature, trigger=f.trigger,
@@ -120,7 +120,7 @@ def _finding_result(result, spec, g, root):
 
 def _corrupt_result(result, spec, d, root):
     c = d.representative
-    where = _spec_place(spec, c.function)
+    where = _spec_place(spec, c.function, root)
     if d.location:
         file, _, line = d.location.rpartition(":")
         where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
@@ -138,7 +138,7 @@ def _corrupt_result(result, spec, d, root):
                         representative=dict(function=c.function, case=c.case, values=c.values)))
 
 
-def _corrupt_fixed_result(result, spec, defect, lines):
+def _corrupt_fixed_result(result, spec, defect, lines, root=None):
     """A Corrupt defect of the baseline none of whose cases is Corrupt now:
     absent, a pass, under the fingerprint its alert had."""
     function, kind, at = defect
@@ -147,15 +147,15 @@ def _corrupt_fixed_result(result, spec, defect, lines):
             f"Update the baseline: {result.baseline_command()}")
     return dict(ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], kind="pass", level="none",
                 baselineState="absent", message=dict(text=text),
-                locations=_case_place(result, spec, function),
+                locations=_case_place(result, spec, function, root),
                 partialFingerprints={"trebuchetCorrupt/v1": corrupt_gate.fingerprint(
                     result.target, defect)},
                 properties=dict(kind=kind, at=at, cases=[c["case"] for c in lines], fixed=True))
 
 
-def _case_place(result, spec, function):
+def _case_place(result, spec, function, root=None):
     """A case's locations: the function's entry in the spec, and the function."""
-    return [dict(_spec_place(spec, function), logicalLocations=[dict(
+    return [dict(_spec_place(spec, function, root), logicalLocations=[dict(
         name=function, kind="function", fullyQualifiedName=f"{result.target}::{function}")])]
 
 
@@ -163,7 +163,7 @@ def _case_fingerprint(result, function, case):
     return {"trebuchetCase/v1": f"{result.target}/{function}/{case}"}
 
 
-def _fixed_result(result, spec, c):
+def _fixed_result(result, spec, c, root=None):
     """A case the baseline lists as failing that passes now: absent from this
     run (baselineState), a pass and not an alert (kind, level), under the
     fingerprint its alert had, so code scanning can close it."""
@@ -172,12 +172,12 @@ def _fixed_result(result, spec, c):
             f"{result.baseline_command()}")
     return dict(ruleId=c["outcome"], ruleIndex=RULE_INDEX[c["outcome"]], kind="pass",
                 level="none", baselineState="absent", message=dict(text=text),
-                locations=_case_place(result, spec, c["function"]),
+                locations=_case_place(result, spec, c["function"], root),
                 partialFingerprints=_case_fingerprint(result, c["function"], c["case"]),
                 properties=dict(case=c["case"], values=c["values"], fixed=True))
 
 
-def _result(result, spec, n):
+def _result(result, spec, n, root=None):
     again = (f"failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
              else "was not run again (--confirm 0)")
     text = (f"{n.call()} (case {n.case}) now ends {n.described}; it passed in the baseline "
@@ -185,7 +185,7 @@ def _result(result, spec, n):
             f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
     return dict(
         ruleId=n.outcome, ruleIndex=RULE_INDEX[n.outcome], level="error",
-        message=dict(text=text), locations=_case_place(result, spec, n.function),
+        message=dict(text=text), locations=_case_place(result, spec, n.function, root),
         partialFingerprints=_case_fingerprint(result, n.function, n.case),
         properties=dict(case=n.case, values=n.values, outcome=n.described, reruns=n.reruns_described))
 
@@ -195,11 +195,11 @@ def document(result, spec, version, root=None):
     if result.by_finding:
         results = [_finding_result(result, spec, g, root) for g in result.confirmed_findings]
     else:
-        results = [_result(result, spec, n) for n in result.confirmed]
+        results = [_result(result, spec, n, root) for n in result.confirmed]
     results += [_corrupt_result(result, spec, d, root) for d in corrupt_gate.counted(result)]
-    results += [_fixed_result(result, spec, c) for c in result.fixed]
+    results += [_fixed_result(result, spec, c, root) for c in result.fixed]
     if result.corrupt:
-        results += [_corrupt_fixed_result(result, spec, defect, lines)
+        results += [_corrupt_fixed_result(result, spec, defect, lines, root)
                     for defect, lines in result.corrupt.fixed_defects()]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
