@@ -8,6 +8,7 @@ import pytest
 
 from conftest import ROOT, hand_store
 from trebuchet.report import metrics
+from trebuchet.study import bench_stats
 from trebuchet.core import readable
 from trebuchet.store.runs import latest_runs, report_runs
 from trebuchet.store import database as store
@@ -242,14 +243,14 @@ def test_a_delta_is_after_less_before():
 def test_a_median_interval_from_the_order_statistics():
     # n = 10: P(Binomial(10, 1/2) <= 1) = 11/1024 <= 2.5% < 56/1024, so k = 2:
     # [x(2), x(9)] with confidence 1 - 22/1024
-    i = metrics.Interval.of([10, 1, 9, 2, 8, 3, 7, 4, 6, 5])
+    i = bench_stats.Interval.of([10, 1, 9, 2, 8, 3, 7, 4, 6, 5])
     assert (i.median, i.low, i.high, i.n) == (5.5, 2, 9, 10)
     assert i.coverage == pytest.approx(1 - 22 / 1024) and i.width == 7
     assert i.contains(2) and i.contains(9) and not i.contains(1.5)
     # n = 5: no pair reaches 95%; the whole range, at 1 - 2/32
-    i = metrics.Interval.of([3, 1, 2, 5, 4])
+    i = bench_stats.Interval.of([3, 1, 2, 5, 4])
     assert (i.median, i.low, i.high, i.coverage) == (3, 1, 5, 1 - 2 / 32)
-    assert metrics.Interval.of([]).as_dict() == dict(median=0.0, low=0.0, high=0.0,
+    assert bench_stats.Interval.of([]).as_dict() == dict(median=0.0, low=0.0, high=0.0,
                                                      coverage=0.0, n=0)
 
 
@@ -283,7 +284,7 @@ def _bench_store(db):
 
 def test_benchmark_ratios_medians_and_the_study_s_comparisons(tmp_path):
     db = _bench_store(tmp_path / "b.db")
-    (run,) = metrics.bench_runs([(store.connect(db), db)])
+    (run,) = bench_stats.bench_runs([(store.connect(db), db)])
     assert run.info["id"] == 1
     # the study's order: copyrw, getc, read (8 KiB before 757), then ours
     assert [c.label for c in run.configs] == ["copyrw", "getc", "read", "read757", "records"]
@@ -312,10 +313,10 @@ def test_benchmark_ratios_medians_and_the_study_s_comparisons(tmp_path):
 
 def test_a_store_without_benchmarks_has_none(tmp_path):
     db = hand_store(tmp_path / "h.db", VALUES)
-    assert metrics.bench_runs([(store.connect(db), db)]) == []
+    assert bench_stats.bench_runs([(store.connect(db), db)]) == []
     bare = tmp_path / "bare.db"
     sqlite3.connect(bare).execute("CREATE TABLE t (x)")
-    assert metrics.latest_bench_run(sqlite3.connect(bare)) is None
+    assert bench_stats.latest_bench_run(sqlite3.connect(bare)) is None
 
 
 @pytest.mark.parametrize("count, text", [(0, "0 findings"), (1, "1 finding"), (2, "2 findings")])
@@ -441,12 +442,12 @@ def test_no_equivalent_pairs_without_stdio(tmp_path):
 
 def test_the_study_s_benchmarks():
     """DSN 2001, Table 1 and section 4."""
-    assert metrics.LIBRARIES == ("stdio", "sfio", "robust_sfio")
-    assert metrics.STUDY_BENCHMARKS == ("copyrw", "getc", "putc", "read", "revrd", "seekrw",
+    assert bench_stats.LIBRARIES == ("stdio", "sfio", "robust_sfio")
+    assert bench_stats.STUDY_BENCHMARKS == ("copyrw", "getc", "putc", "read", "revrd", "seekrw",
                                         "write")
-    assert metrics.BLOCK_BENCHMARKS == ("copyrw", "read", "revrd", "seekrw", "write")
-    assert metrics.STUDY_BLOCKS == (8192, 757)
-    assert metrics.STUDY_BENCH == {
+    assert bench_stats.BLOCK_BENCHMARKS == ("copyrw", "read", "revrd", "seekrw", "write")
+    assert bench_stats.STUDY_BLOCKS == (8192, 757)
+    assert bench_stats.STUDY_BENCH == {
         "robust_over_sfio_slower_pct": [0, 15], "robust_over_sfio_mean_pct": 2,
         "robust_over_sfio_abstract_pct": 1, "robust_vs_stdio_within_pct": 2,
         "robust_vs_stdio_except": "the 757-byte block and copy benchmarks",
@@ -454,21 +455,21 @@ def test_the_study_s_benchmarks():
 
 
 def _config(benchmark, block, over_stdio):
-    one = metrics.Interval.of([1.0])
-    lib = metrics.BenchLibrary("sfio", one, one, one, one)
-    return metrics.BenchConfig(benchmark, block, 1, {"sfio": lib}, None,
-                               metrics.Interval.of([over_stdio]), None)
+    one = bench_stats.Interval.of([1.0])
+    lib = bench_stats.BenchLibrary("sfio", one, one, one, one)
+    return bench_stats.BenchConfig(benchmark, block, 1, {"sfio": lib}, None,
+                               bench_stats.Interval.of([over_stdio]), None)
 
 
 def test_within_two_percent_of_stdio_holds_at_two_percent():
-    run = metrics.BenchRun({}, "", [_config("getc", 0, 1 + 2 / 100), _config("read", 8192, 1.03)])
+    run = bench_stats.BenchRun({}, "", [_config("getc", 0, 1 + 2 / 100), _config("read", 8192, 1.03)])
     assert (run.within_stdio, run.stdio_comparable_count) == (1, 2)
     # no configuration of the study's: no ratio to average
-    ours = metrics.BenchRun({}, "", [_config("records", 0, 1.0)])
+    ours = bench_stats.BenchRun({}, "", [_config("records", 0, 1.0)])
     assert (ours.mean_robust_over_sfio, ours.best_robust_over_sfio,
             ours.worst_robust_over_sfio) == (0.0, 0.0, 0.0)
     assert (ours.repetitions, ours.confidence_pct) == (1, 0.0)
-    empty = metrics.BenchRun({}, "", [])
+    empty = bench_stats.BenchRun({}, "", [])
     assert (empty.repetitions, empty.confidence_pct) == (0, 0.0)
 
 
@@ -476,7 +477,7 @@ def test_benchmarks_the_study_did_not_name_come_last(tmp_path):
     db = _bench_store(tmp_path / "b.db")
     with sqlite3.connect(db) as conn:
         conn.execute("INSERT INTO bench_results VALUES (1, 'aaa', 0, 'sfio', 1, 99, 1, 1, 0, 1)")
-    (run,) = metrics.bench_runs([(store.connect(db), db)])
+    (run,) = bench_stats.bench_runs([(store.connect(db), db)])
     assert [c.label for c in run.configs][-2:] == ["records", "aaa"]
     d = run.as_dict()
     assert set(d) == {"run", "db", "study", "configs", "study_configs", "mean_robust_over_sfio",

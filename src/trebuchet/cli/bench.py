@@ -46,14 +46,14 @@ def add_bench(sub):
 
 
 def cmd_bench_io(args):
-    from trebuchet.report import metrics
+    from trebuchet.study import bench_stats
     from trebuchet.store import database as store
 
     writable(args.db)
     started = time.monotonic()
     run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
                        args.cold, sys.stderr.isatty())
-    bench = metrics.bench_summary(store.connect(args.db), run, args.db)
+    bench = bench_stats.bench_summary(store.connect(args.db), run, args.db)
     print(bench_text.as_text(bench))
     print(f"bench io: run {run}, {len(bench.configs)} configurations x 3 libraries x "
           f"{args.repeat} repetitions in {time.monotonic() - started:.0f} s, stored in {args.db}")
@@ -61,7 +61,7 @@ def cmd_bench_io(args):
 
 
 def cmd_bench_report(args):
-    from trebuchet.study import bench_report
+    from trebuchet.report import bench_report
     from trebuchet.store import database as store
 
     for db in args.db:

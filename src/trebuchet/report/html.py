@@ -15,6 +15,7 @@ from trebuchet.core.readable import signal_name
 from trebuchet.report import metrics
 from trebuchet.core.rates import wilson
 from trebuchet.store.runs import RunInfo
+from trebuchet.study import bench_stats
 
 CASES_PER_PAGE = 500
 LIBRARY_NAMES = {"stdio": "STDIO", "sfio": "SFIO", "robust_sfio": "Robust SFIO"}
@@ -109,7 +110,7 @@ def _env():
                        signame=signal_name, page_of=page_of, secs=secs, points=points,
                        last_line=last_line, interval=interval, sampled=sampled, ratio=ratio, pct_change=pct_change,
                        mib=mib, sanitized=sanitized,
-                       libraries=metrics.LIBRARIES, library_names=LIBRARY_NAMES)
+                       libraries=bench_stats.LIBRARIES, library_names=LIBRARY_NAMES)
     return env
 
 

@@ -25,14 +25,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from trebuchet.report import metrics
+from trebuchet.study import bench_stats
 
 from trebuchet.core import paths
 from trebuchet.study import resident
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 
-BENCHMARKS = metrics.STUDY_BENCHMARKS + ("records",)
+BENCHMARKS = bench_stats.STUDY_BENCHMARKS + ("records",)
 UNBLOCKED = ("getc", "putc", "records")   # byte and record benchmarks: no block size
 READS_INPUT = ("copyrw", "getc", "read", "revrd", "seekrw", "records")
 FILLS_OUTPUT = ("copyrw", "putc", "write", "records")   # write about SIZE bytes (seekrw: one block)
@@ -305,7 +305,7 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
     """The whole command: returns the stored run's id."""
     from trebuchet.study.bench_store import BenchStore
 
-    libraries = metrics.LIBRARIES
+    libraries = bench_stats.LIBRARIES
     for library in libraries:
         program(library)
     if cold:

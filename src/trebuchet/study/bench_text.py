@@ -1,7 +1,7 @@
 """The closing table of `trebuchet bench io`: the numbers of
-src/trebuchet/report/metrics.py (BenchRun) laid out as text, one line per
+src/trebuchet/report/bench_stats.py (BenchRun) laid out as text, one line per
 configuration."""
-from trebuchet.report import metrics
+from trebuchet.study import bench_stats
 
 from trebuchet.study.bench_io import MiB
 
@@ -27,7 +27,7 @@ def as_text(bench):
     (median [interval]), elapsed seconds (median), and Robust SFIO's
     usr+sys over SFIO's and over stdio's (median of the per-repetition
     ratios [interval])."""
-    libs = metrics.LIBRARIES
+    libs = bench_stats.LIBRARIES
     head = ["config", "MiB"] + [f"{lib} cpu" for lib in libs] + \
         [f"{lib} el" for lib in libs] + ["robust/sfio cpu", "robust/stdio cpu"]
     rows = []
