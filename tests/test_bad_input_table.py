@@ -108,3 +108,4 @@ def test_bad_input_is_one_line_and_exit_2(here, name, args, line):
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("trebuchet: " + line.replace("{here}", str(here))), err
     assert not (here / "x.db").exists() and not (here / "s.db").exists()
+    assert not (here / "report").exists()  # a report that failed makes no folder

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from trebuchet.core.errors import HarnessError, TrebuchetError
 from trebuchet.core.exitcodes import Exit
 from trebuchet.harness import sanitizers
+from trebuchet.store.database import IncompleteStore
 
 DICTIONARIES = ("ours", "ballista")  # datatypes/dictionary.h
 # the largest number a store keeps as it is (SQLite's INTEGER): a cap, seed
@@ -145,6 +146,9 @@ def never_one(command):
     def guarded(args):
         try:
             return command(args)
+        except IncompleteStore as e:
+            raise HarnessError(f"the store is broken (no such table {', '.join(e.missing)})",
+                               args.db) from None
         except (TrebuchetError, KeyboardInterrupt, BrokenPipeError):
             raise
         except sqlite3.DatabaseError as e:

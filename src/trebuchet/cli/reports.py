@@ -22,9 +22,14 @@ def add_report(sub):
 def cmd_report(args):
     from trebuchet.report import writer as report
 
+    from trebuchet.store import database as store
+
+    dbs = args.db or ["trebuchet.db"]
+    for db in dbs:  # a store that is not one is said before --out is made
+        store.connect(db).close()
     writable_dir(args.out)
     started = time.perf_counter()
-    index = report.write(args.db or ["trebuchet.db"], args.out)
+    index = report.write(dbs, args.out)
     print(f"report written to {index} in {time.perf_counter() - started:.1f} s")
     return Exit.OK
 

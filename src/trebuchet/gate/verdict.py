@@ -427,7 +427,10 @@ def claim_reproducers_dir(out_dir):
     if out.exists() and (not out.is_dir() or not _earlier_reproducers(out)):
         raise TrebuchetError("--emit-c wants a new or empty directory, or one where an earlier"
                              " gate wrote its reproducers", out)
+    made = not out.exists()
     writable_dir(out)
+    if made:  # tried, and left as it was: a passing gate writes no folder
+        out.rmdir()
 
 
 def emit_reproducers(result, out_dir):
@@ -443,8 +446,8 @@ def emit_reproducers(result, out_dir):
         _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
                     result.baseline.run["dictionary"])
     datatypes = repro.datatypes_of(spec)
-    for earlier in Path(out_dir).iterdir():  # an earlier gate's (claim_reproducers_dir)
-        shutil.rmtree(earlier)
+    for earlier in Path(out_dir).iterdir() if Path(out_dir).is_dir() else ():
+        shutil.rmtree(earlier)  # an earlier gate's (claim_reproducers_dir)
     for n in chosen:
         where = Path(out_dir) / f"{n.function}-case-{n.case}"
         emit_c.write(spec, spec.function(n.function), n.reruns[-1], datatypes, where,

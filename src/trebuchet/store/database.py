@@ -20,6 +20,17 @@ def schema_version():
     return int(match.group(1))
 
 
+class IncompleteStore(TrebuchetError):
+    """A store of this schema version missing some of its tables: bad input
+    for the commands that read it (exit 2); the gate calls it a broken store
+    (exit 3, no verdict), as it calls any store that fails under it."""
+
+    def __init__(self, db, version, missing):
+        super().__init__(f"not a whole store of schema version {version}: it has no table "
+                         f"{', '.join(missing)}", db)
+        self.missing = missing
+
+
 def schema_tables():
     """The tables a whole store of this schema has."""
     return set(re.findall(r"CREATE TABLE(?: IF NOT EXISTS)? (\w+)", schema_text()))
@@ -47,8 +58,7 @@ def connect(db):
                              f"version {schema_version()}", db)
     missing = sorted(schema_tables() - tables)
     if missing:
-        raise TrebuchetError(f"not a whole store of schema version {version}: it has no table "
-                             f"{', '.join(missing)}", db)
+        raise IncompleteStore(db, version, missing)
     conn.row_factory = sqlite3.Row
     return conn
 
