@@ -109,3 +109,11 @@ def test_bad_input_is_one_line_and_exit_2(here, name, args, line):
     assert err.startswith("trebuchet: " + line.replace("{here}", str(here))), err
     assert not (here / "x.db").exists() and not (here / "s.db").exists()
     assert not (here / "report").exists()  # a report that failed makes no folder
+
+
+def test_a_store_command_takes_the_target_as_run_does_by_its_spec_s_path(here):
+    """`findings --target PATH` once said the store had no such target where
+    `run` and `baseline` took the same path."""
+    by_name = trebuchet("findings", "--db", here / "ok.db", "--target", "selftest").stdout
+    by_path = trebuchet("findings", "--db", here / "ok.db", "--target", SELFTEST).stdout
+    assert by_name == by_path and by_name.startswith("selftest (run 1")

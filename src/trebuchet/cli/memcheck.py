@@ -41,6 +41,7 @@ def cmd_memcheck(args):
     from trebuchet.store import database as store
 
     functions = split(args.functions)
+    args.target = options.target_of(args.target)
     # every run and its spec found first, with the store read-only and then
     # closed: no reader is open while memcheck writes (a read-only reader
     # across a writer's end of WAL mode sees a disk I/O error)

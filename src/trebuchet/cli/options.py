@@ -117,6 +117,16 @@ JSON = Option("--json", dict(action="store_true"))
 OUT = Option("--out")
 
 
+def target_of(text):
+    """--target of a command that reads a store: a target's name, or the path
+    of its spec, as `run` and `baseline` take it, read as the spec's name."""
+    from trebuchet.spec import load as specs
+
+    if text and specs.names_a_file(text):
+        return specs.load(specs.find_spec(text)).target
+    return text
+
+
 def split(text):
     """A comma-separated option's names, or None when not given."""
     return [s for s in text.split(",") if s] if text else None

@@ -53,6 +53,7 @@ def cmd_findings(args):
     from trebuchet.report import findings_text
     from trebuchet.store import database as store
 
+    args.target = options.target_of(args.target)
     conn = store.connect(args.db)
     for target, run in latest_runs(conn).items():
         # a run stored without its findings (merged where its spec was not)
