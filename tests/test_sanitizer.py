@@ -274,3 +274,21 @@ def test_the_report_shows_the_runs_sanitizer(sanitized, tmp_path):
     trebuchet("report", "--db", db, "--out", tmp_path / "out")
     page = (tmp_path / "out" / "index.html").read_text()
     assert "<th>sanitizer</th>" in page and "<td>address</td>" in page
+
+
+def test_a_run_under_asan_is_gated_under_it(tmp_path):
+    """The gate runs a sanitized run's new failures again under the same
+    sanitizer: ASan's report comes again and they are confirmed (with a
+    plain plugin they passed, flaky, and a library built with ASan would
+    not even load)."""
+    db, baseline = tmp_path / "gate.db", tmp_path / "latent.baseline"
+    _run(db, "--sanitizer", "address", "--functions", "lt_overflow")
+    with sqlite3.connect(db) as conn:  # a baseline in which lt_overflow passed
+        conn.execute("UPDATE results SET outcome = 'PASS', signal = NULL, stderr = NULL")
+        for table in ("findings", "finding_cases"):
+            conn.execute(f"DELETE FROM {table}")
+    trebuchet("baseline", "--db", db, "--target", LATENT, "--out", baseline)
+    _run(db, "--sanitizer", "address", "--functions", "lt_overflow")
+    said = trebuchet("gate", "--db", db, "--baseline", baseline, "--confirm", "1", check=False)
+    assert said.returncode == 1, said.stdout + said.stderr
+    assert "7 confirmed, 0 flaky" in said.stdout

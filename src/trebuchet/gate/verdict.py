@@ -285,6 +285,15 @@ def _rerun(result, plugin, timeout_ms, dictionary):
         _rerun_once(cases, plugin, timeout_ms, dictionary)
 
 
+def _rerun_plugin(result, spec):
+    """The plugin the gated run's cases run again with: built as that run's
+    was, under its sanitizer (`run --sanitizer`), so that a library built
+    with AddressSanitizer loads under its runtime and a report it made is
+    made again; a plain plugin refused such a library ("ASan runtime does
+    not come first") or passed where the run had an ABORT."""
+    return build.build_plugin(spec, quiet=True, sanitizer=result.info.sanitizer or None)
+
+
 def _spec_for(result):
     """The spec that runs the gated run's cases again: the one that run was
     made with (a pull request's spec links the library it built), found
@@ -346,7 +355,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     _attach_findings(conn, run, result)
     conn.close()  # memcheck writes to the store: no reader stays open across it
     if (result.new or result.new_findings) and confirm:
-        _rerun(result, build.build_plugin(_spec_for(result), quiet=True),
+        _rerun(result, _rerun_plugin(result, _spec_for(result)),
                info.timeout_ms, baseline.run["dictionary"])
     result.corrupt = corrupt_gate.judge(result, lambda: _spec_for(result), memcheck)
     result.seconds = time.monotonic() - started
@@ -443,7 +452,7 @@ def emit_reproducers(result, out_dir):
         return None
     spec = _spec_for(result)
     if any(not n.reruns for n in chosen):  # --confirm 0: none was run again
-        _rerun_once(chosen, build.build_plugin(spec, quiet=True), result.info.timeout_ms,
+        _rerun_once(chosen, _rerun_plugin(result, spec), result.info.timeout_ms,
                     result.baseline.run["dictionary"])
     datatypes = repro.datatypes_of(spec)
     for earlier in Path(out_dir).iterdir() if Path(out_dir).is_dir() else ():
