@@ -54,6 +54,7 @@ def test_memcheck_stops_at_once_keeping_what_it_judged(passed, tmp_path, how, co
     while proc.poll() is None and query(db, "SELECT count(*) FROM memcheck")[0][0] == 0 \
             and time.monotonic() < deadline:
         time.sleep(0.05)  # polling the store for its first judged case, not timing
+    at_signal = query(db, "SELECT count(*) FROM memcheck")[0][0]
     if how == "SIGINT":
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends Ctrl-C
     else:
@@ -65,3 +66,4 @@ def test_memcheck_stops_at_once_keeping_what_it_judged(passed, tmp_path, how, co
     assert not _left_running(proc)
     judged = query(db, "SELECT count(*) FROM memcheck")[0][0]
     assert 0 < judged < 200  # it did not go on through the queue
+    assert judged <= at_signal + 2  # at most the two cases in flight were stored after it

@@ -59,7 +59,7 @@ from trebuchet.run import emit_c, repro
 from trebuchet.harness import executor
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import HarnessError, TrebuchetError
-from trebuchet.core.readable import outcome_brief
+from trebuchet.core.readable import outcome_brief, plural
 
 from trebuchet.gate import baseline as baselines, corrupt_verdict as corrupt_gate
 
@@ -185,10 +185,10 @@ class GateResult:
         """Why the gate fails, one phrase per reason; none: it does not."""
         what = "new finding" if self.by_finding else "new failure"
         confirmed = self.confirmed_findings if self.by_finding else self.confirmed
-        return ([_plural(len(confirmed), f"confirmed {what}")] if confirmed else []) + \
-            ([f"{_plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
+        return ([plural(len(confirmed), f"confirmed {what}")] if confirmed else []) + \
+            ([f"{plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
              if self.flaky_counted else []) + \
-            ([f"{_plural(len(self.fixed), 'fixed case')} the baseline still lists "
+            ([f"{plural(len(self.fixed), 'fixed case')} the baseline still lists "
               f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else []) + \
             corrupt_gate.failures(self)
 
@@ -466,10 +466,6 @@ def emit_reproducers(result, out_dir):
         spec, Path(out_dir) / f"{first.function}-case-{first.case}", "run")
 
 
-def _plural(count, word):
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _section(items, render, what, where):
     """The lines of the first LIST_LIMIT items (render gives each its lines),
     then how many more there are and where they all are."""
@@ -484,13 +480,13 @@ def _findings_text(r):
     known = r.of_known_findings
     confirmed = r.confirmed_findings
     lines = [f"new findings: {len(r.new_findings)}, {len(confirmed)} confirmed; "
-             f"{_plural(len(known), 'new failing case')} of findings the baseline knows"
+             f"{plural(len(known), 'new failing case')} of findings the baseline knows"
              f" (reported, not counted)"]
     for g in r.new_findings:
         f, n = g.finding, g.representative
         state = "confirmed" if g.confirmed else "not confirmed (flaky)"
         lines += [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, "
-                  f"{_plural(len(g.cases), 'new case') if g.cases else 'a broken promise'}"
+                  f"{plural(len(g.cases), 'new case') if g.cases else 'a broken promise'}"
                   + (f"; at {f.location}" if f.location else ""),
                   f"    trigger: {f.trigger}"]
         if f.is_violation:
@@ -508,7 +504,7 @@ def _findings_text(r):
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
     if r.fixed:
-        lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
+        lines.append(f"fixed: {plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
     lines += _corrupt_text(r)
     lines.append(_verdict(r, "new finding"))
@@ -542,7 +538,7 @@ def _verdict(r, what):
     if r.failed:
         return f"gate failed: {'; '.join(r.failures)}"
     if r.refused:
-        return (f"gate refused: {_plural(len(r.changed), 'function')} changed in the spec since "
+        return (f"gate refused: {plural(len(r.changed), 'function')} changed in the spec since "
                 f"the baseline, and no confirmed {what} elsewhere")
     return f"gate passed: no confirmed {what}"
 
@@ -552,8 +548,8 @@ def as_text(r):
     confirmed new failure, the command that reproduces it."""
     lines = [f"gate {r.target}: run {r.info.id} of {r.db} ({r.info.target_version}) against "
              f"{r.baseline.path} ({r.baseline.run['library']})",
-             f"compared {_plural(sum(r.compared.values()), 'case')} in "
-             f"{_plural(len(r.compared), 'function')}; {r.still_failing} failing in both"]
+             f"compared {plural(sum(r.compared.values()), 'case')} in "
+             f"{plural(len(r.compared), 'function')}; {r.still_failing} failing in both"]
     different = platform.difference(r.baseline.run, platform.of(r.info),
                                     ("the baseline", f"run {r.info.id}"))
     if different:
@@ -586,7 +582,7 @@ def as_text(r):
             f"  {n.call()} case {n.case}: {n.described}, then {', '.join(n.reruns_described)}"],
             "flaky", "--junit lists every one")
     if r.fixed:
-        lines.append(f"fixed: {_plural(len(r.fixed), 'case')} failed in the baseline and pass "
+        lines.append(f"fixed: {plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
         lines += _section(r.fixed, lambda c: [
             f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"],

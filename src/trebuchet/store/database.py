@@ -2,6 +2,7 @@
 schema itself is schemas/results.sql; this module only reads it for its
 version."""
 import fcntl
+import functools
 import os
 import re
 import sqlite3
@@ -11,7 +12,9 @@ from trebuchet.core import paths
 from trebuchet.core.errors import TrebuchetError
 
 
+@functools.lru_cache(maxsize=None)
 def schema_text():
+    """results.sql, read once: every connect checks a store against it."""
     return paths.RESULTS_SQL.read_text()
 
 
