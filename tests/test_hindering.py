@@ -11,7 +11,6 @@ import yaml
 from conftest import ROOT, campaigns_with_report, hand_store, trebuchet
 from trebuchet.judge import hindering
 from trebuchet.store import database as store
-from trebuchet.store.runs import newest_by_dictionary
 from trebuchet.spec.reads import SpecReads
 from test_bad_input import GOOD_FUNCTION, assert_input_error, run_spec, write_spec
 
@@ -115,7 +114,6 @@ def test_judged_by_hand(tmp_path):
     for target, dictionary in (("a", "ours"), ("b", "ballista"), ("c", "ours")):
         hand_run(db, target, dictionary)
     found = hindering.hindering_targets([(store.connect(db), db)],
-                                        newest_by_dictionary,
                                         lambda info: {"f": {"EBADF"}, "h": {"EBADF"}})
     assert [(s.kind, s.target, s.dictionary, s.run) for s in found] == [
         ("hindering", "b", "ballista", 2), ("hindering", "a", "ours", 1),
@@ -138,6 +136,5 @@ def test_judged_by_hand_against_the_errnos_of_the_spec(tmp_path):
     hand_store(db, {name: dict(signature=f"int {name}(FILE *stream)", datatypes="FILE",
                                cases=cases) for name in ("fclose", "ungetc")}, "stdio")
     [found] = hindering.hindering_targets([(store.connect(db), db)],
-                                          newest_by_dictionary,
                                           SpecReads().errnos)
     assert [(f.name, f.judged, f.indices) for f in found.functions] == [("fclose", 2, {1})]

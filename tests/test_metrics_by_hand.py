@@ -12,6 +12,7 @@ from trebuchet.study import bench_stats
 from trebuchet.core import readable
 from trebuchet.store.runs import latest_runs, report_runs
 from trebuchet.store import database as store
+from trebuchet.store import bench as bench_tables
 
 # a: 3 values, s: 2; case 5 is SETUP.  Tested 5, failing 3 (2 ABORT, 1 RESTART).
 #   a=int:NEG   1 of 1 fails (100%), the others 2 of 4 (50%): raises 50 pp
@@ -316,7 +317,7 @@ def test_a_store_without_benchmarks_has_none(tmp_path):
     assert bench_stats.bench_runs([(store.connect(db), db)]) == []
     bare = tmp_path / "bare.db"
     sqlite3.connect(bare).execute("CREATE TABLE t (x)")
-    assert bench_stats.latest_bench_run(sqlite3.connect(bare)) is None
+    assert bench_tables.newest_finished_run(sqlite3.connect(bare)) is None
 
 
 @pytest.mark.parametrize("count, text", [(0, "0 findings"), (1, "1 finding"), (2, "2 findings")])

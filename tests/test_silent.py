@@ -11,7 +11,6 @@ import pytest
 from conftest import campaigns_with_report, hand_store, trebuchet
 from trebuchet.judge import silent
 from trebuchet.store import database as store
-from trebuchet.store.runs import newest_by_dictionary
 from trebuchet.spec.reads import SpecReads
 
 FUNCTIONS = "sfclose,sfseek,sfputc,sfsync"
@@ -145,8 +144,7 @@ def twins(tmp_path_factory):
 
 
 def test_sfio_and_stdio_vote_on_the_values_their_twin_datatypes_name_alike(twins):
-    found = silent.silent_targets([(store.connect(twins), twins)], SpecReads().equivalents,
-                                  newest_by_dictionary)
+    found = silent.silent_targets([(store.connect(twins), twins)], SpecReads().equivalents)
     got = {s.target: {f.name: (f.judged, f.indices) for f in s.functions} for s in found}
     pairs = [(sfio, stdio) for sfio, (stdio, _) in TWINNED.items()]
     want = {"sfio": twin_votes(twins, 1, 2, pairs),
@@ -183,8 +181,7 @@ def test_votes_counted_by_hand(tmp_path):
                          ("int:ONE int:ONE FILE:READ", "PASS", 0)), "stdio")
     equivalents = {"sfio": {"sfx": "fx"}, "robust_sfio": {"sfx": "fx"}}
     found = silent.silent_targets([(store.connect(db), db)],
-                                  lambda target: equivalents.get(target, {}),
-                                  newest_by_dictionary)
+                                  lambda target: equivalents.get(target, {}))
     assert [s.target for s in found] == ["robust_sfio", "sfio", "stdio"]  # dictionary, name
     got = {s.target: [(f.name, f.judged, f.indices) for f in s.functions] for s in found}
     assert got == {"sfio": [("sfx", 3, {0, 2})], "robust_sfio": [("sfx", 4, {1})],

@@ -9,6 +9,7 @@ from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 from trebuchet.core.outputs import writable, writable_dir
 from trebuchet.findings import making as triage
+from trebuchet.store import runs
 from trebuchet.store.runs import latest_runs
 
 
@@ -113,8 +114,7 @@ def cmd_export(args):
     if args.out:
         writable(args.out)
     conn = store.connect(args.db)
-    if args.run is not None and not conn.execute("SELECT 1 FROM runs WHERE id = ?",
-                                                 (args.run,)).fetchone():
+    if args.run is not None and not runs.exists(conn, args.run):
         raise TrebuchetError(f"no run {args.run} in this store", args.db)
     write = export.write_json if args.format == "json" else export.write_csv
     if args.out:

@@ -9,7 +9,7 @@ import sqlite3
 from trebuchet.findings import violations as contract, storage as findings_store
 from trebuchet.findings import signature as findings_model
 from trebuchet.store import database as store
-from trebuchet.store.runs import newest_run_any
+from trebuchet.store.runs import RunInfo, newest_run_any
 
 from trebuchet.build import plugins as build
 from trebuchet.harness import executor
@@ -26,7 +26,7 @@ def record(db, run, spec, plugin=None):
     """Analyzes run of db and stores its findings; returns them."""
     plugin = plugin or build.build_plugin(spec, quiet=True)
     conn = store.connect(db)
-    dictionary = conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run,)).fetchone()[0]
+    dictionary = RunInfo.read(conn, run).dictionary
     conn.close()
     listed = executor.list_functions(plugin, dictionary)
     contracts = contract.contracts_for(spec, listed, _misuse(plugin, dictionary))
@@ -57,7 +57,8 @@ def record_latest(db, spec, plugin=None):
 def spec_of_run(conn, run):
     """The spec a stored run was made with, found again as `run --target`
     named it; None when it is not here."""
-    target, path = conn.execute("SELECT target, spec FROM runs WHERE id = ?", (run,)).fetchone()
+    info = RunInfo.read(conn, run)
+    target, path = info.target, info.spec
     try:
         return specs.load(specs.find_spec(path or target))
     except TrebuchetError:

@@ -72,6 +72,7 @@ from trebuchet.core.readable import errno_name, last_line, signal_name, stderr_t
 from trebuchet.findings import sanitizer_report
 from trebuchet.harness import crash_sites as symbolize
 from trebuchet.core.outcomes import FAILING
+from trebuchet.store import results
 
 # Bytes of stack a test process may use (harness/world.c's soft limit), and
 # how much of it a SIGSEGV must have used to be a stack overflow.
@@ -316,13 +317,9 @@ def fingerprint(target, signature):
 # ---- reading a run
 
 def _read_cases(conn, run):
-    sites = {(r["function"], r["case_index"]): dict(r) for r in conn.execute(
-        "SELECT * FROM crash_sites WHERE run_id = ?", (run,))}
+    sites = results.crash_sites(conn, run)
     cases, ran = [], defaultdict(lambda: defaultdict(set))
-    for r in conn.execute(
-            "SELECT function, case_index, value_names, outcome, signal, exit_status, errno,"
-            " error_reported, stderr FROM results WHERE run_id = ? AND outcome != 'SETUP'"
-            " ORDER BY function, case_index", (run,)):
+    for r in results.judged_cases(conn, run):
         values = r[2].split(" ") if r[2] else []
         for i, v in enumerate(values):
             ran[r[0]][i].add(v.split(":", 1)[1])

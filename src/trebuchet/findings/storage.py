@@ -11,34 +11,28 @@ from trebuchet.core.readable import last_line
 from trebuchet.harness.crash_sites import above_harness
 
 from trebuchet.core.outcomes import FAILING
+from trebuchet.store import findings as tables
+from trebuchet.store import results
 
 
 def persist(conn, run, findings, cases):
     """Writes the run's findings, their cases and its values' verdicts,
     replacing what an earlier analysis of the run wrote."""
-    for table in ("findings", "finding_cases", "run_values", "findings_made"):
-        conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run,))
-    conn.execute("INSERT INTO findings_made VALUES (?)", (run,))
     values = {}
     for c in cases:
         for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
             values[(c.function, i, v)] = ok
-    conn.executemany("INSERT INTO run_values VALUES (?, ?, ?, ?, ?)",
-                     ((run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()))
+    rows = []
     for f in findings:
         e = f.example
-        conn.execute(
-            "INSERT INTO findings (run_id, id, signature, fingerprint, kind, title, functions,"
-            " cases, misuse_cases, trigger, location, frame, frames, violation, violating_cases,"
-            " example_function, example_case, stderr) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
-             len(f.cases), f.misuse_cases, f.trigger, f.location,
-             f.frames[-1].text if f.frames else None,
-             "\n".join(fr.text for fr in above_harness(e.frames or f.frames)), f.violation,
-             len(f.violating), e.function, e.index, e.stderr))
-        conn.executemany("INSERT INTO finding_cases VALUES (?, ?, ?, ?)",
-                         ((run, c.function, c.index, f.id) for c in f.cases))
+        rows.append((run, f.id, f.signature, f.fingerprint, f.kind, f.title, ",".join(f.functions),
+                     len(f.cases), f.misuse_cases, f.trigger, f.location,
+                     f.frames[-1].text if f.frames else None,
+                     "\n".join(fr.text for fr in above_harness(e.frames or f.frames)),
+                     f.violation, len(f.violating), e.function, e.index, e.stderr))
+    tables.replace(conn, run, rows,
+                   [(run, c.function, c.index, f.id) for f in findings for c in f.cases],
+                   [(run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()])
 
 
 @dataclass
@@ -95,8 +89,7 @@ class Stored:
 def analyzed(conn, run):
     """Whether the run's findings were made: a run never analyzed is not
     one whose findings are none."""
-    return conn.execute("SELECT 1 FROM findings_made WHERE run_id = ?",
-                        (run,)).fetchone() is not None
+    return tables.made(conn, run)
 
 
 def stored(conn, run):
@@ -106,13 +99,7 @@ def stored(conn, run):
                    r["location"], r["frame"], r["frames"].splitlines() if r["frames"] else [],
                    r["violation"], r["violating_cases"], r["example_function"],
                    r["example_case"], r["stderr"])
-            for r in _rows(conn, "SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run,))]
-
-
-def _rows(conn, sql, args):
-    cursor = conn.execute(sql, args)
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor]
+            for r in tables.rows(conn, run)]
 
 
 @dataclass
@@ -130,8 +117,7 @@ def acceptance(conn, run):
     """accepts(function, value names): whether the contract accepts every
     value of a case of the run (its values' verdicts, run_values); a value
     without a verdict counts as accepted."""
-    verdict = {(fn, i, v): ok for fn, i, v, ok in conn.execute(
-        "SELECT function, param, value, acceptable FROM run_values WHERE run_id = ?", (run,))}
+    verdict = {(fn, i, v): ok for fn, i, v, ok in tables.value_verdicts(conn, run)}
     return lambda function, names: all(verdict.get((function, i, v), 1)
                                        for i, v in enumerate(names))
 
@@ -139,9 +125,7 @@ def acceptance(conn, run):
 def acceptable_rate(conn, run):
     accepts = acceptance(conn, run)
     per = defaultdict(lambda: [0, 0])
-    for function, values, outcome in conn.execute(
-            "SELECT function, value_names, outcome FROM results"
-            " WHERE run_id = ? AND outcome != 'SETUP'", (run,)):
+    for function, values, outcome in results.judged_outcomes(conn, run):
         if accepts(function, values.split(" ") if values else []):
             per[function][0] += 1
             per[function][1] += outcome in FAILING

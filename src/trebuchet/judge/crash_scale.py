@@ -78,19 +78,3 @@ class ScaleTarget(Sums):
                 "functions": [{"function": f.name, "judged": f.judged, self.kind: f.count,
                                f"{self.kind}_rate": f.rate} for f in self.functions]}
 
-
-def newest_runs(sources, targets, newest_by_dictionary):
-    """{(target, dictionary): (conn, run, db)} of the newest finished run of
-    each of targets (None: every target) in each dictionary; a later store
-    wins."""
-    chosen = {}
-    for conn, db in sources:
-        for (target, dictionary), run in newest_by_dictionary(conn).items():
-            if targets is None or target in targets:
-                chosen[target, dictionary] = (conn, run, db)
-    return chosen
-
-
-def function_names(conn, run):
-    return [n for (n,) in conn.execute("SELECT name FROM functions WHERE run_id = ? ORDER BY name",
-                                       (run,))]

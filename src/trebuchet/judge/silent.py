@@ -11,30 +11,18 @@ A function is judged on the cases some voter ran too (neither side SETUP)."""
 import functools
 
 from trebuchet.judge import crash_scale
-from trebuchet.store.runs import RunInfo
+from trebuchet.store import results
+from trebuchet.store.runs import RunInfo, newest_in_stores
 
 # An sfio datatype and its stdio counterpart.
 TWINS = {"Sfio_t": "FILE", "Void_t": "buffer"}
 VOTERS = ("sfio", "robust_sfio", "stdio")
 
 
-def _rows(conn, run, function):
-    """{case index: (value names as stored, outcome, error reported)}."""
-    return {i: (v, o, e) for i, v, o, e in conn.execute(
-        "SELECT case_index, value_names, outcome, error_reported FROM results"
-        " WHERE run_id = ? AND function = ?", (run, function))}
-
-
 def _parts(values):
     """The VALUE parts of stored value names, "datatype:VALUE ...": what
     votes match on between datatypes that are twins."""
     return tuple(v.split(":", 1)[1] for v in values.split(" ")) if values else ()
-
-
-def _datatypes(conn, run, function):
-    row = conn.execute("SELECT datatypes FROM functions WHERE run_id = ? AND name = ?",
-                       (run, function)).fetchone()
-    return row[0].split() if row else None
 
 
 def _alignment(mine, theirs):
@@ -95,23 +83,23 @@ def _counterparts(target, name, equivalents_of):
     return out
 
 
-def silent_targets(sources, equivalents_of, newest_by_dictionary):
+def silent_targets(sources, equivalents_of):
     """[ScaleTarget], one per (dictionary, target) among the voters' newest
     finished runs; equivalents_of(target): {function: its stdio equivalent}
     (spec_reads.SpecReads.equivalents)."""
-    chosen = crash_scale.newest_runs(sources, VOTERS, newest_by_dictionary)
-    rows = functools.cache(_rows)  # a function is mine once and a voter's once or more
+    chosen = newest_in_stores(sources, VOTERS)
+    rows = functools.cache(results.function_cases)  # a function is mine once and a voter's once or more
     out = []
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
         functions, voters = [], set()
-        for name in crash_scale.function_names(conn, run):
+        for name in results.function_names(conn, run):
             f, counted, mine = crash_scale.ScaleFunction(target, name), {}, None
             for voter, voter_fn in _counterparts(target, name, equivalents_of):
                 if (voter, dictionary) not in chosen:
                     continue
                 vconn, vrun, vdb = chosen[voter, dictionary]
-                types = _datatypes(conn, run, name), _datatypes(vconn, vrun, voter_fn)
+                types = results.function_datatypes(conn, run, name), results.function_datatypes(vconn, vrun, voter_fn)
                 align = _alignment(*types)
                 if align is None:
                     continue

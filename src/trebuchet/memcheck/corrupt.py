@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from trebuchet.judge import crash_scale
 from trebuchet.findings import storage as findings_store
-from trebuchet.store.runs import RunInfo
+from trebuchet.store import memcheck as memcheck_table
+from trebuchet.store.runs import RunInfo, newest_in_stores
 
 
 def where(frames):
@@ -55,11 +56,7 @@ def judged_cases(conn, run):
     too (a case that changed outcome there is judged neither way), by
     function and case."""
     return [JudgedCase(f, i, values.split(" ") if values else [], kind, what or "", frames or "")
-            for f, i, values, kind, what, frames in conn.execute(
-                "SELECT m.function, m.case_index, r.value_names, m.kind, m.what, m.frames"
-                " FROM memcheck m JOIN results r USING (run_id, function, case_index)"
-                " WHERE m.run_id = ? AND m.outcome = 'PASS' ORDER BY m.function, m.case_index",
-                (run,))]
+            for f, i, values, kind, what, frames in memcheck_table.judged(conn, run)]
 
 
 def judged_functions(conn, run, target, cases=None):
@@ -91,11 +88,11 @@ def sample(conn, run, target):
                       conn, run, target, [c for c in cases if accepts(c.function, c.values)])))
 
 
-def corrupt_targets(sources, newest_by_dictionary):
+def corrupt_targets(sources):
     """[ScaleTarget], one per (dictionary, target) whose newest run was
     checked under memcheck."""
     out = []
-    chosen = crash_scale.newest_runs(sources, None, newest_by_dictionary)
+    chosen = newest_in_stores(sources)
     for (target, dictionary), (conn, run, db) in sorted(chosen.items(),
                                                          key=lambda kv: kv[0][::-1]):
         functions = judged_functions(conn, run, target)

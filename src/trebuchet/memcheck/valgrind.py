@@ -45,6 +45,8 @@ from trebuchet.memcheck import corrupt
 from trebuchet.judge import crash_scale
 from trebuchet.core.rates import wilson
 from trebuchet.store import database as store
+from trebuchet.store import memcheck as memcheck_table
+from trebuchet.store.runs import RunInfo
 from trebuchet.core.readable import plural
 
 from trebuchet.build import plugins as build
@@ -94,12 +96,9 @@ def cases_to_check(conn, run, functions, sample, seed):
     """[(function, case)] of the run's PASS cases: at most sample of each
     function (None: all), drawn with seed, in the order they are stored;
     those checked already left out (memcheck resumes)."""
-    done = {(f, c) for f, c in conn.execute("SELECT function, case_index FROM memcheck"
-                                            " WHERE run_id = ?", (run,))}
+    done = memcheck_table.checked_cases(conn, run)
     by_function = {}
-    for function, case in conn.execute(
-            "SELECT function, case_index FROM results WHERE run_id = ? AND outcome = 'PASS'"
-            " ORDER BY function, case_index", (run,)):
+    for function, case in memcheck_table.passed_cases(conn, run):
         if functions is None or function in functions:
             by_function.setdefault(function, []).append(case)
     chosen = []
@@ -202,10 +201,8 @@ def _frame_text(frame):
 def named_cases(conn, run, cases):
     """Those of cases [(function, case)] that passed in the run and are not
     checked yet: the gate's, which checks the cases its baseline checked."""
-    done = {(f, c) for f, c in conn.execute("SELECT function, case_index FROM memcheck"
-                                            " WHERE run_id = ?", (run,))}
-    passed = {(f, c) for f, c in conn.execute("SELECT function, case_index FROM results"
-                                              " WHERE run_id = ? AND outcome = 'PASS'", (run,))}
+    done = memcheck_table.checked_cases(conn, run)
+    passed = {tuple(case) for case in memcheck_table.passed_cases(conn, run)}
     return sorted(set(cases) & passed - done)
 
 
@@ -216,29 +213,27 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     memcheck goes on where it stopped); returns those checked now,
     [Checked]."""
     conn = store.connect(db)
-    info = conn.execute("SELECT dictionary, timeout_ms FROM runs WHERE id = ?", (run_id,)).fetchone()
+    info = RunInfo.read(conn, run_id)
     chosen = (cases_to_check(conn, run_id, functions, sample, seed) if cases is None
               else named_cases(conn, run_id, cases))
     conn.close()
     if not chosen:
         return []
     plugin = build.build_plugin(spec, quiet=True)
-    timeout_s = timeout_under_memcheck(info["timeout_ms"])
+    timeout_s = timeout_under_memcheck(info.timeout_ms)
     lock = store.writer_lock(db)
     writer = sqlite3.connect(db)
     try:
         pool = concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count())
-        futures = [pool.submit(check_case, plugin, f, c, info["dictionary"], timeout_s)
+        futures = [pool.submit(check_case, plugin, f, c, info.dictionary, timeout_s)
                    for f, c in chosen]
         checked = []
         try:
             for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 c = future.result()
                 checked.append(c)
-                writer.execute("INSERT INTO memcheck VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (run_id, c.function, c.case, int(c.corrupt), c.outcome, c.kind,
-                                c.what, c.frames, round(c.seconds, 3)))
-                writer.commit()
+                memcheck_table.add(writer, run_id, c.function, c.case, c.corrupt, c.outcome,
+                                   c.kind, c.what, c.frames, round(c.seconds, 3))
                 if progress:
                     progress(n, len(chosen))
         except KeyboardInterrupt:
@@ -278,14 +273,7 @@ def kinds(conn, run_id):
     """[(kind, cases, an example (function, case, what, frames))], most
     common first; the example is the kind's first case by function and
     case number."""
-    out = []
-    for kind, n in conn.execute("SELECT kind, count(*) FROM memcheck WHERE run_id = ? AND corrupt"
-                                " GROUP BY kind ORDER BY count(*) DESC, kind", (run_id,)).fetchall():
-        example = conn.execute("SELECT function, case_index, what, frames FROM memcheck"
-                               " WHERE run_id = ? AND corrupt AND kind = ?"
-                               " ORDER BY function, case_index LIMIT 1", (run_id, kind)).fetchone()
-        out.append((kind, n, tuple(example)))
-    return out
+    return memcheck_table.kinds(conn, run_id)
 
 
 def repro_command(target_arg, function, case, dictionary=None):
@@ -313,14 +301,12 @@ def summary_text(conn, run_id, target, target_arg):
     the cases it judged (src/trebuchet/memcheck/corrupt.py, as the report counts them),
     their mean (normalized, as the study's rates are), and the kinds seen
     with an example each."""
-    checked, = conn.execute("SELECT count(*) FROM memcheck WHERE run_id = ?", (run_id,)).fetchone()
+    checked = memcheck_table.count(conn, run_id)
     if not checked:
         return f"{target}: no case of run {run_id} checked under memcheck"
-    unjudged = dict(conn.execute("SELECT function, count(*) FROM memcheck WHERE run_id = ?"
-                                 " AND outcome != 'PASS' GROUP BY function", (run_id,)).fetchall())
+    unjudged = memcheck_table.unjudged_by_function(conn, run_id)
     functions = corrupt.judged_functions(conn, run_id, target)
-    names = {n for (n,) in conn.execute("SELECT DISTINCT function FROM memcheck WHERE run_id = ?",
-                                        (run_id,))}
+    names = memcheck_table.functions(conn, run_id)
     lines = [f"{target} (run {run_id}): {plural(checked, 'PASS case')} checked under memcheck in"
              f" {plural(len(names), 'function')}, {sum(f.count for f in functions)} CORRUPT;"
              f" normalized CORRUPT rate {crash_scale.Judged(functions).rate:.2f}%"]
@@ -334,7 +320,7 @@ def summary_text(conn, run_id, target, target_arg):
     for name in sorted(names - judged):  # every case checked changed outcome there
         lines.append(f"  {name}: none judged; {plural(unjudged[name], 'case')} no longer PASS"
                      f" under memcheck")
-    dictionary, = conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run_id,)).fetchone()
+    dictionary = RunInfo.read(conn, run_id).dictionary
     for kind, n, (function, case, what, frames) in kinds(conn, run_id):
         lines.append(f"  {KINDS[kind]} ({kind}): {plural(n, 'case')}, e.g. {function} case {case}:"
                      f" {what}")

@@ -60,9 +60,7 @@ def held(dbs):
     newest run of each target, and the other dictionary's beside it)."""
     from trebuchet.store import database as store
 
-    counts = [store.connect(db).execute("SELECT (SELECT count(*) FROM results),"
-                                        " (SELECT count(*) FROM runs)").fetchone()
-              for db in dbs]
+    counts = [store.held(store.connect(db)) for db in dbs]
     return sum(c for c, _ in counts), sum(r for _, r in counts)
 
 

@@ -30,7 +30,8 @@ from trebuchet.core.readable import outcome_brief
 from trebuchet.report import metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import readable
-from trebuchet.store.runs import latest_runs
+from trebuchet.store import results
+from trebuchet.store.runs import latest_runs, newest_finished
 from trebuchet.core import platform
 from trebuchet.store import database as store
 
@@ -45,10 +46,6 @@ SECTIONS = [
     ("signal_changes", "signal or exit status changes (ABORT in both runs)"),
     ("errno_changes", "errno changes (PASS in both runs)"),
 ]
-
-CASES_SQL = ("SELECT function, case_index, value_names, outcome, signal, exit_status, errno"
-             " FROM results WHERE run_id = ?")
-
 
 @dataclass(frozen=True)
 class Case:
@@ -115,10 +112,7 @@ class Comparison:
 
 
 def _runs(conn, target, count):
-    rows = conn.execute("SELECT id, seed, cap, libc, kernel, sandbox FROM runs WHERE target = ?"
-                        " AND finished IS NOT NULL ORDER BY id DESC LIMIT ?",
-                        (target, count)).fetchall()
-    return list(reversed(rows))
+    return list(reversed(newest_finished(conn, target, count)))
 
 
 def _pick(dbs, target):
@@ -151,7 +145,7 @@ def only_target(dbs):
 
 
 def _cases(conn, run):
-    return {(r[0], r[1]): Case(*r) for r in conn.execute(CASES_SQL, (run["run"],))}
+    return {(r[0], r[1]): Case(*r) for r in results.compared(conn, run["run"])}
 
 
 def compare(dbs, target=None):

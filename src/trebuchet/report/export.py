@@ -7,28 +7,11 @@ import csv
 import json
 import math
 
+from trebuchet.store import results
 from trebuchet.store.runs import pins_shown
 from trebuchet.core.readable import stderr_text
 
 from trebuchet.report import judges
-
-RECORD_SQL = """
-SELECT r.run_id AS run, runs.target, r.function, r.case_index AS "case",
-       r.value_names AS "values", r.outcome, r.signal, r.exit_status, r.errno, r.ret,
-       r.error_reported, r.setup_param, r.setup_errno, r.setup_reason, r.duration_us,
-       r.cleanup_failed, r.stderr, c.signal AS crash_signal, c.fault_addr, c.frames,
-       f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title,
-       runs.pins AS run_pins, m.corrupt, m.kind AS corrupt_kind, m.outcome AS memcheck_outcome,
-       fn.unsigned_return
-FROM results r JOIN runs ON runs.id = r.run_id
-JOIN functions fn ON fn.run_id = r.run_id AND fn.name = r.function
-LEFT JOIN crash_sites c USING (run_id, function, case_index)
-LEFT JOIN memcheck m USING (run_id, function, case_index)
-LEFT JOIN finding_cases fc USING (run_id, function, case_index)
-LEFT JOIN findings f ON f.run_id = fc.run_id AND f.id = fc.finding
-{where}
-ORDER BY r.run_id, r.function, r.case_index
-"""
 
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "setup_errno", "setup_reason",
@@ -61,9 +44,8 @@ def _ret(row):
 
 
 def records(conn, run=None):
-    where, args = ("WHERE r.run_id = ?", (run,)) if run is not None else ("", ())
     judged = _judged(conn)
-    for row in conn.execute(RECORD_SQL.format(where=where), args):
+    for row in results.records(conn, run):
         record = {key: row[key] for key in FIELDS[:-2]}  # silent and hindering: below
         record.update(
             values=row["values"].split(" ") if row["values"] else [],

@@ -4,14 +4,12 @@ in each dictionary, judged with its specs read once."""
 from trebuchet.memcheck import corrupt
 from trebuchet.judge import hindering, silent
 from trebuchet.spec.reads import SpecReads
-from trebuchet.store.runs import newest_by_dictionary
 
 
 def judge(sources, reads=None):
     """([ScaleTarget] Silent, [ScaleTarget] Hindering, [ScaleTarget]
     Corrupt) of sources, [(conn, db path)]."""
     reads = reads or SpecReads()
-    newest = newest_by_dictionary
-    return (silent.silent_targets(sources, reads.equivalents, newest),
-            hindering.hindering_targets(sources, newest, reads.errnos),
-            corrupt.corrupt_targets(sources, newest))
+    return (silent.silent_targets(sources, reads.equivalents),
+            hindering.hindering_targets(sources, reads.errnos),
+            corrupt.corrupt_targets(sources))

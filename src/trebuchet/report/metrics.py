@@ -20,9 +20,10 @@ from typing import Optional
 
 from trebuchet.build import ctype_probe
 from trebuchet.core import rates
-from trebuchet.core.outcomes import FAILING, is_failing
+from trebuchet.core.outcomes import is_failing
 from trebuchet.core.rates import wilson
 from trebuchet.core.readable import plural, setup_why, stderr_text
+from trebuchet.store import repeats, results
 from trebuchet.store.runs import RunInfo, report_runs
 from trebuchet.study.bench_stats import bench_runs
 
@@ -431,7 +432,7 @@ class PairSet:
 
 
 def _dictionary_of(conn, run):
-    return conn.execute("SELECT dictionary FROM runs WHERE id = ?", (run,)).fetchone()[0]
+    return RunInfo.read(conn, run).dictionary
 
 
 def _new_params(f, datatypes):
@@ -469,15 +470,11 @@ def _finish_values(f, counts):
 def summarize(conn, target, run, db=""):
     """The TargetSummary of one run, from its raw result rows."""
     stats, counts = {}, {}
-    for name, signature, types, total in conn.execute(
-            "SELECT name, signature, datatypes, cases_total FROM functions WHERE run_id = ?"
-            " ORDER BY name", (run,)):
+    for name, signature, types, total in results.functions(conn, run):
         f = stats[name] = FunctionStats(target, run, name, signature, cases_total=total)
         f.params = _new_params(f, types.split())
         counts[name] = [{} for _ in f.params]
-    for function, values, outcome, signal in conn.execute(
-            "SELECT function, value_names, outcome, signal FROM results WHERE run_id = ?",
-            (run,)):
+    for function, values, outcome, signal in results.counted(conn, run):
         f = stats[function]
         f.count(outcome)
         if outcome == "SETUP":
@@ -492,22 +489,15 @@ def summarize(conn, target, run, db=""):
     for name, f in stats.items():
         _finish_values(f, counts[name])
         f.signals = dict(sorted(f.signals.items()))
-    repeated = conn.execute("SELECT times FROM repeats WHERE run_id = ?", (run,)).fetchone()
-    flaky = conn.execute("SELECT function, case_index, outcomes FROM flaky WHERE run_id = ?"
-                         " ORDER BY function, case_index", (run,)).fetchall()
     return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
-                         repeated=repeated[0] if repeated else 1,
-                         flaky=[tuple(f) for f in flaky], findings=findings_store.stored(conn, run),
+                         repeated=repeats.times(conn, run),
+                         flaky=repeats.flaky(conn, run), findings=findings_store.stored(conn, run),
                          acceptable=findings_store.acceptable_rate(conn, run))
 
 
 def failing_cases(conn, run, function, limit):
     """The first `limit` failing cases of a function, by case index."""
-    marks = ", ".join("?" * len(FAILING))
-    rows = conn.execute(
-        "SELECT case_index, value_names, outcome, signal, exit_status, stderr FROM results"
-        f" WHERE run_id = ? AND function = ? AND outcome IN ({marks})"
-        " ORDER BY case_index LIMIT ?", (run, function, *FAILING, limit))
+    rows = results.failing(conn, run, function, limit)
     return [FailingCase(r[0], r[1].split(" ") if r[1] else [], r[2], r[3], r[4],
                         stderr_text(r[5])) for r in rows]
 
@@ -517,10 +507,7 @@ def setup_reasons(conn, run, function, names=()):
     (parameter, value, reason), the most cases first; names are its
     parameters' names, in order."""
     groups = {}
-    for case, value_names, param, errno, reason, signal in conn.execute(
-            "SELECT case_index, value_names, setup_param, setup_errno, setup_reason, signal"
-            " FROM results WHERE run_id = ? AND function = ? AND outcome = 'SETUP'"
-            " ORDER BY case_index", (run, function)):
+    for case, value_names, param, errno, reason, signal in results.setups(conn, run, function):
         values = value_names.split(" ") if value_names else []
         value = values[param] if param is not None and param < len(values) else "?"
         known = param is not None and param < len(names)

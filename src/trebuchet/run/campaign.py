@@ -15,6 +15,7 @@ from trebuchet.core.exitcodes import Exit
 from trebuchet.harness import executor
 from trebuchet.run import pins as targeted, repeat
 from trebuchet.store import database as store
+from trebuchet.store import runs
 from trebuchet.store.runs import latest_runs
 
 
@@ -109,11 +110,9 @@ def unfinished_dictionary(db, target):
 
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            row = conn.execute("SELECT dictionary FROM runs WHERE target = ? AND finished IS NULL"
-                               " ORDER BY id DESC LIMIT 1", (target,)).fetchone()
+            return runs.unfinished_dictionary(conn, target)
     except sqlite3.Error:
         return None  # the executor says what is wrong with the store
-    return row[0] if row else None
 
 
 def known_functions(spec, functions, target_arg):

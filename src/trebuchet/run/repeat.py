@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from trebuchet.store import database as store
+from trebuchet.store import repeats, results, runs
 
 from trebuchet.harness import executor
 from trebuchet.core.exitcodes import Exit
@@ -18,21 +19,17 @@ from trebuchet.core.readable import outcome_brief
 def _outcomes(db, run=None):
     """{(function, case index): "OUTCOME[ SIGNAL]"} of one run of a store."""
     with sqlite3.connect(db) as conn:
-        run = run or conn.execute("SELECT max(id) FROM runs").fetchone()[0]
-        return {(f, i): outcome_brief(o, s, x) for f, i, o, s, x in conn.execute(
-            "SELECT function, case_index, outcome, signal, exit_status FROM results"
-            " WHERE run_id = ?", (run,))}
+        run = run or runs.newest_run(conn)
+        return {(f, i): outcome_brief(o, s, x) for f, i, o, s, x in results.outcomes(conn, run)}
 
 
 def repeat(db, plugin, run, times, jobs=None, scratch=None, memory_mb=None):
     """Runs run's campaign times - 1 more; stores the repetition count and the
     flaky cases; returns (exit code, number of flaky cases)."""
     with sqlite3.connect(db) as conn:
-        functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox, pins = conn.execute(
-            "SELECT functions, seed, cap, timeout_ms, dictionary, shard, shards, sandbox, pins"
-            " FROM runs WHERE id = ?", (run,)).fetchone()
-        listed = conn.execute("SELECT function, case_index FROM listed_cases WHERE run_id = ?",
-                              (run,)).fetchall()
+        conn.row_factory = sqlite3.Row
+        info, functions = runs.RunInfo.read(conn, run), runs.selection(conn, run)
+        listed = results.listed_cases(conn, run)
     seen = {case: [brief] for case, brief in _outcomes(db, run).items()}
     with tempfile.TemporaryDirectory(prefix="trebuchet-repeat-") as tmp:
         cases = Path(tmp) / "listed" if listed else None  # the cases a --values-file run ran
@@ -40,23 +37,22 @@ def repeat(db, plugin, run, times, jobs=None, scratch=None, memory_mb=None):
             cases.write_text("".join(f"{f} {i}\n" for f, i in listed))
         for k in range(times - 1):
             again = Path(tmp) / f"repeat{k}.db"
-            rc = executor.run_campaign(plugin, again, functions=functions.split(","), cap=cap,
-                                       seed=seed, timeout=timeout_ms / 1000, jobs=jobs,
+            rc = executor.run_campaign(plugin, again, functions=functions, cap=info.cap,
+                                       seed=info.seed, timeout=info.timeout_ms / 1000, jobs=jobs,
                                        progress=False, scratch=scratch, memory_mb=memory_mb,
-                                       shard=f"{shard}/{shards}", dictionary=dictionary,
-                                       sandbox=sandbox != "none",  # as the run was
-                                       pins=pins, listed=cases)
+                                       shard=f"{info.shard}/{info.shards}",
+                                       dictionary=info.dictionary,
+                                       sandbox=info.sandbox != "none",  # as the run was
+                                       pins=info.pins, listed=cases)
             if rc != Exit.OK:
                 return rc, 0
             for case, brief in _outcomes(again).items():
                 seen.setdefault(case, []).append(brief)
-    flaky = [(run, f, i, ", ".join(b)) for (f, i), b in sorted(seen.items()) if len(set(b)) > 1]
+    flaky = [(f, i, ", ".join(b)) for (f, i), b in sorted(seen.items()) if len(set(b)) > 1]
     lock = store.writer_lock(db)
     try:
         with sqlite3.connect(db) as conn:
-            conn.execute("INSERT OR REPLACE INTO repeats VALUES (?, ?)", (run, times))
-            conn.execute("DELETE FROM flaky WHERE run_id = ?", (run,))
-            conn.executemany("INSERT INTO flaky VALUES (?, ?, ?, ?)", flaky)
+            repeats.replace(conn, run, times, flaky)
     finally:
         os.close(lock)
     return Exit.OK, len(flaky)

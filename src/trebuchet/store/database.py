@@ -66,6 +66,12 @@ def connect(db):
     return conn
 
 
+def held(conn):
+    """(cases, runs) the store holds."""
+    return tuple(conn.execute("SELECT (SELECT count(*) FROM results),"
+                              " (SELECT count(*) FROM runs)").fetchone())
+
+
 def writer_lock(path):
     """Takes the one-writer lock `trebuchet run` takes on a store
     (harness/store.c: a flock, independent of SQLite's locks); returns its

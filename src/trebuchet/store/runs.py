@@ -6,11 +6,19 @@ selector named for what it picks:
   report_runs           the report's: the newest finished run of each target
                         in our dictionary, else in another
   newest_by_dictionary  the newest finished run of each target and dictionary
-                        (the study's side-by-side pages, the judges)
+                        (the study's side-by-side pages)
+  newest_in_stores      the same over several stores, a later store winning
+                        (the Silent, Hindering and Corrupt judges)
   newest_full_run       the gate's and the baseline's: the newest finished run
                         of a target, refused when it holds one shard only
   newest_run_any        the newest run of a target, finished or not: what a
                         run just stopped or ended stored, to make its findings
+  newest_run            the store's newest run, of any target (run --repeat's
+                        throwaway stores)
+  newest_finished       a target's N newest finished runs (compare)
+  newest_state_of_spec  whether target's newest run of a spec as it is now
+                        finished (the survey goes on from it)
+  unfinished_dictionary the dictionary of the run `run --resume` finishes
   unfinished_after      a run of a target newer than a given one and not
                         finished: the gate refuses to read past it
 """
@@ -99,6 +107,18 @@ def newest_by_dictionary(conn):
     return {(target, dictionary): run for target, dictionary, run in rows}
 
 
+def newest_in_stores(sources, targets=None):
+    """{(target, dictionary): (conn, run, db)} of the newest finished run of
+    each of targets (None: every target) in each dictionary, over sources
+    [(conn, db)]; a later store wins (the judges' choice)."""
+    chosen = {}
+    for conn, db in sources:
+        for (target, dictionary), run in newest_by_dictionary(conn).items():
+            if targets is None or target in targets:
+                chosen[target, dictionary] = (conn, run, db)
+    return chosen
+
+
 def newest_full_run(conn, target, db):
     """The newest finished run of target that holds the whole campaign."""
     row = conn.execute("SELECT id, shard, shards FROM runs WHERE target = ? AND finished"
@@ -124,6 +144,44 @@ def unfinished_after(conn, target, run):
     gate would read the finished run before it without a word."""
     return conn.execute("SELECT id, started FROM runs WHERE target = ? AND id > ? AND finished"
                         " IS NULL ORDER BY id DESC LIMIT 1", (target, run)).fetchone()
+
+
+def newest_state_of_spec(conn, target, spec_digest):
+    """"finished", "unfinished" or None: the state of target's newest run
+    made from the spec whose digest is spec_digest (the survey's resume)."""
+    row = conn.execute("SELECT finished FROM runs WHERE target = ? AND spec_digest = ?"
+                       " ORDER BY id DESC LIMIT 1", (target, spec_digest)).fetchone()
+    return None if row is None else "finished" if row[0] else "unfinished"
+
+
+def unfinished_dictionary(conn, target):
+    """The dictionary of target's newest unfinished run, or None."""
+    row = conn.execute("SELECT dictionary FROM runs WHERE target = ? AND finished IS NULL"
+                       " ORDER BY id DESC LIMIT 1", (target,)).fetchone()
+    return row[0] if row else None
+
+
+def exists(conn, run):
+    return conn.execute("SELECT 1 FROM runs WHERE id = ?", (run,)).fetchone() is not None
+
+
+def newest_run(conn):
+    """The id of the store's newest run, finished or not; None in an empty store."""
+    return conn.execute("SELECT max(id) FROM runs").fetchone()[0]
+
+
+def selection(conn, run):
+    """The functions run ran, in run order."""
+    return conn.execute("SELECT functions FROM runs WHERE id = ?",
+                        (run,)).fetchone()[0].split(",")
+
+
+def newest_finished(conn, target, count):
+    """The rows (id, seed, cap, libc, kernel, sandbox) of target's `count`
+    newest finished runs, newest first."""
+    return conn.execute("SELECT id, seed, cap, libc, kernel, sandbox FROM runs WHERE target = ?"
+                        " AND finished IS NOT NULL ORDER BY id DESC LIMIT ?",
+                        (target, count)).fetchall()
 
 
 def pins_shown(text, function=None):

@@ -303,7 +303,7 @@ def _repetitions(store, configs, libraries, repeat, cold, scratch, input_path, p
 
 def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
     """The whole command: returns the stored run's id."""
-    from trebuchet.study.bench_store import BenchStore
+    from trebuchet.store.bench import BenchStore
 
     libraries = bench_stats.LIBRARIES
     for library in libraries:

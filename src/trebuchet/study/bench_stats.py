@@ -3,12 +3,12 @@ io`, DSN 2001's performance half): per configuration and library the
 medians of usr, sys and elapsed seconds with distribution-free intervals,
 and the ratios between libraries, computed here once from a store's rows."""
 import math
-import sqlite3
 import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from trebuchet.core import rates
+from trebuchet.store import bench as bench_tables
 
 LIBRARIES = ("stdio", "sfio", "robust_sfio")
 
@@ -224,21 +224,9 @@ def _paired_ratio(rows, top, bottom, measure):
     return Interval.of(ratios) if ratios else None
 
 
-def latest_bench_run(conn):
-    """The newest finished bench run's id, or None (also for a store made
-    before bench runs existed)."""
-    try:
-        row = conn.execute("SELECT max(id) FROM bench_runs WHERE finished IS NOT NULL").fetchone()
-    except sqlite3.OperationalError:   # no such table
-        return None
-    return row[0]
-
-
 def bench_summary(conn, run, db=""):
     """The BenchRun of one bench run, from its raw rows."""
-    raw = conn.execute(
-        "SELECT benchmark, block, library, repetition, size_bytes, usr_s, sys_s, elapsed_s"
-        " FROM bench_results WHERE run_id = ?", (run,)).fetchall()
+    raw = bench_tables.measurements(conn, run)
     groups = {}
     for b, block, lib, rep, size, usr, sys_, elapsed in raw:
         groups.setdefault((b, block), []).append(dict(
@@ -256,17 +244,14 @@ def bench_summary(conn, run, db=""):
                                    _paired_ratio(rows, "robust_sfio", "sfio", "cpu"),
                                    _paired_ratio(rows, "robust_sfio", "stdio", "cpu"),
                                    _paired_ratio(rows, "robust_sfio", "sfio", "elapsed")))
-    names = [d[0] for d in conn.execute("SELECT * FROM bench_runs LIMIT 0").description]
-    info = dict(zip(names, conn.execute("SELECT * FROM bench_runs WHERE id = ?",
-                                        (run,)).fetchone()))
-    return BenchRun(info, str(db), configs)
+    return BenchRun(bench_tables.run_row(conn, run), str(db), configs)
 
 
 def bench_runs(sources):
     """[BenchRun]: the newest finished bench run of each store that has one."""
     out = []
     for conn, db in sources:
-        run = latest_bench_run(conn)
+        run = bench_tables.newest_finished_run(conn)
         if run is not None:
             out.append(bench_summary(conn, run, db))
     return out

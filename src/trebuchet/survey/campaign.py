@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trebuchet.store import database as store
+from trebuchet.store.runs import newest_state_of_spec
 from trebuchet.core.readable import plural
 
 from trebuchet.core import paths
@@ -81,9 +82,7 @@ def _run_state(db, target, digest):
         return None
     # the reports' reading: a store of another schema version is one line
     with contextlib.closing(store.connect(db)) as conn:
-        row = conn.execute("SELECT finished FROM runs WHERE target = ? AND spec_digest = ?"
-                           " ORDER BY id DESC LIMIT 1", (target, digest)).fetchone()
-    return None if row is None else "finished" if row[0] else "unfinished"
+        return newest_state_of_spec(conn, target, digest)
 
 
 class Budget:

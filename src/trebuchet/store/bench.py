@@ -1,6 +1,7 @@
 """Where `trebuchet bench io` keeps its measurements: the bench_runs and
 bench_results tables of schemas/results.sql, in a new store or an existing
-store of this schema version (any other version is a one-line error)."""
+store of this schema version (any other version is a one-line error); and
+what the study's pages read of them (src/trebuchet/study/bench_stats.py)."""
 import os
 import sqlite3
 import time
@@ -8,6 +9,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.store import database as store
 
 
 def _is_new(path):
@@ -42,8 +44,6 @@ class BenchStore:
     unfinished, and reports read finished runs only)."""
 
     def __init__(self, db):
-        from trebuchet.store import database as store
-
         self.path = Path(db)
         if self.path.is_dir():
             raise TrebuchetError("is a directory, not a store", self.path)
@@ -86,3 +86,27 @@ class BenchStore:
     def close(self):
         self.conn.close()
         os.close(self.lock)
+
+
+def newest_finished_run(conn):
+    """The id of the store's newest finished bench run; None when it has
+    none (or no bench tables: a store made before bench runs existed)."""
+    try:
+        row = conn.execute("SELECT max(id) FROM bench_runs WHERE finished IS NOT NULL").fetchone()
+    except sqlite3.OperationalError:   # no such table
+        return None
+    return row[0]
+
+
+def measurements(conn, run):
+    """(benchmark, block, library, repetition, size_bytes, usr_s, sys_s,
+    elapsed_s) of each of run's measurements."""
+    return conn.execute(
+        "SELECT benchmark, block, library, repetition, size_bytes, usr_s, sys_s, elapsed_s"
+        " FROM bench_results WHERE run_id = ?", (run,)).fetchall()
+
+
+def run_row(conn, run):
+    """The bench_runs row of run as {column: value}."""
+    cursor = conn.execute("SELECT * FROM bench_runs WHERE id = ?", (run,))
+    return dict(zip([d[0] for d in cursor.description], cursor.fetchone()))
