@@ -71,6 +71,8 @@ GATE_FAST = GATE_HAND + ["tests/test_gate_input.py", "tests/test_gate_ratchet.py
                          "tests/test_baseline_by_hand.py", "tests/test_junit_by_hand.py"]
 MODULES = [
     Module("src/trebuchet/report/metrics.py", ["tests/test_rates.py", "tests/test_metrics_by_hand.py"]),
+    Module("src/trebuchet/core/rates.py", ["tests/test_rates.py", "tests/test_metrics_by_hand.py"]),
+    Module("src/trebuchet/study/bench_stats.py", ["tests/test_metrics_by_hand.py"]),
     Module("src/trebuchet/gate/verdict.py", GATE_HAND + ["tests/test_gate_edges.py",
                                           "tests/test_gate_findings_hand.py",
                                           "tests/test_gate_functions.py",
@@ -309,7 +311,7 @@ class Tally:
         """The score's 95% interval when only a sample of the mutants ran."""
         if not self.count("not run"):
             return ""
-        from trebuchet.report.metrics import wilson
+        from trebuchet.core.rates import wilson
         low, high = wilson(self.count("killed", "timeout"), self.run)
         return f" ({low:.0f}-{high:.0f}%)"
 
