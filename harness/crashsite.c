@@ -191,8 +191,12 @@ static void record_dying(int sig, const siginfo_t *si, uintptr_t sp)
 	tb_mark_store(&rec->dying_mark, tb_dying_mark(rec));
 }
 
-/* Each step may be cut short by a second signal: what it got is kept. */
-static void record_frames(uintptr_t pc)
+/* Each step may be cut short by a second signal: what it got is kept.
+ * A pc in no module (a call through a NULL or wild function pointer) has
+ * no unwind tables, so the unwinder stops at it; the call that jumped
+ * there left its return address on top of the stack, and that frame, the
+ * function that made the call, names the defect (findings/signature.py). */
+static void record_frames(uintptr_t pc, uintptr_t sp)
 {
 	static struct walk walk;
 
@@ -209,6 +213,14 @@ static void record_frames(uintptr_t pc)
 		escapable = 1;
 		dl_iterate_phdr(place, NULL);
 	}
+#if defined(__x86_64__)
+	if (rec->nframes == 1 && rec->frames[0].module == TB_NO_MODULE && sp &&
+	    !sigsetjmp(escape, 0)) {
+		escapable = 1;  /* sp may point nowhere: a fault here keeps frame 0 alone */
+		add_frame(*(const uintptr_t *)sp);
+		dl_iterate_phdr(place, NULL);
+	}
+#endif
 	escapable = 0;
 	tb_mark_store(&rec->frames_mark, tb_frames_mark(rec));
 }
@@ -230,7 +242,7 @@ static void on_fatal(int sig, siginfo_t *si, void *context)
 
 		context_regs(context, &pc, &sp);
 		record_dying(sig, si, sp);
-		record_frames(pc);
+		record_frames(pc, sp);
 	}
 	die(first_signal);
 }

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT, libdirs_said, trebuchet
+from trebuchet.harness import crash_sites as symbolize
 
 SPEC = "tests/defects/defects.yaml"
 SOURCE = ROOT / "tests/defects/defects.c"
@@ -28,11 +29,17 @@ EXPECTED = {
     ("hang", "df_spin"): (["df_spin"], "df_spin: n in {INT_MIN, NEG_ONE}", False, None),
     ("hang", "df_wait"): (["df_wait"], "df_wait: n in {INT_MIN, NEG_ONE}", False, None),
     ("no-error", "df_open"): (["df_open"], "df_open: path = EMPTY", True, None),
+    # a call through a NULL function pointer, named after the function that made it
+    ("SIGSEGV", "df_apply"): (["df_apply"], "df_apply: fn = NULL", True, "df_apply"),
 }
 # Crashes on misuse only: a finding apart, never a violation.
 EXPECTED_MISUSE = {
     ("SIGSEGV", "count_bytes"): ["df_length", "df_upper"],
     ("SIGSEGV", "df_peek"): ["df_peek"],
+    ("SIGSEGV", "df_apply"): ["df_apply"],  # through a wild function pointer
+    # free() tail-called by df_release: named after it, not after the call shim
+    ("SIGSEGV", "df_release"): ["df_release"],
+    ("abort", "df_release"): ["df_release"],
 }
 
 
@@ -130,10 +137,10 @@ def test_the_representative_is_the_least_misused_case(store):
 
 def test_the_findings_command(store):
     text = trebuchet("findings", "--db", store).stdout
-    assert text.splitlines()[0].startswith("defects (run 1, defects 1): 9 findings, "
-                                           "5 contract violations")
+    assert text.splitlines()[0].startswith("defects (run 1, defects 1): 13 findings, "
+                                           "6 contract violations")
     listed = json.loads(trebuchet("findings", "--db", store, "--json").stdout)
-    assert [len(t["findings"]) for t in listed] == [9]
+    assert [len(t["findings"]) for t in listed] == [13]
     first = listed[0]["findings"][0]
     assert first["repro"].startswith(f"trebuchet repro --target {SPEC} --function ")
 
@@ -167,3 +174,30 @@ def test_a_reproducer_builds_from_a_spec_whose_header_is_elsewhere(store, tmp_pa
     crashed = subprocess.run([str(out / "repro")], capture_output=True,
                              env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert crashed.returncode == -11  # SIGSEGV, as the case did
+
+
+def test_a_stripped_build_names_the_same_defects_and_says_once_how_to_name_them_better(
+        tmp_path):
+    """No DWARF, no .symtab: count_bytes (static) is still one finding over
+    df_length and df_upper, named by the nearest exported function; the
+    findings say once that the library has no debug information."""
+    lib = tmp_path / "libdefects.so"
+    subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-o", str(lib), str(SOURCE)], check=True)
+    subprocess.run(["strip", "--strip-all", str(lib)], check=True)
+    spec = tmp_path / "defects.yaml"
+    spec.write_text((ROOT / SPEC).read_text()
+                    .replace("libraries: [build/tests/defects/libdefects.so]",
+                             f"libraries: [{lib}]")
+                    .replace("includes: [defects.h]",
+                             f"includes: [{ROOT / 'tests/defects/defects.h'}]"))
+    db = tmp_path / "stripped.db"
+    trebuchet("run", "--target", spec, "--db", db, "--timeout", "0.5", "--quiet", cwd=ROOT)
+    found = {named_by(f): f for f in findings(db)}
+    assert {k[0] for k in found} == {k[0] for k in EXPECTED}
+    count_bytes = [f for (kind, name), f in found.items() if name.startswith("libdefects.so")
+                   and kind == "SIGSEGV"]
+    assert [f["functions"] for f in count_bytes] == ["df_length,df_upper"]
+    assert "without a symbol (near df_" in count_bytes[0]["title"]
+    text = trebuchet("findings", "--db", db).stdout
+    notes = [line for line in text.splitlines() if line.startswith("  note: ")]
+    assert notes == ["  note: " + symbolize.DEBUG_HINT.format(name="libdefects.so", spec=spec)]

@@ -2,6 +2,7 @@
 tests/data/signatures/: failing cases written by hand, each with the
 signature and title expected of it and why."""
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,48 @@ def test_signature(path):
                          frames=[frame(f) for f in site["frames"]] if site else [])
     made = findings.crash_finding(case, findings._Modules(entry["library"]))
     assert (made.signature, made.title) == (entry["signature"], entry["title"]), entry["why"]
+
+
+STRIPPED = """
+static __attribute__((noinline)) int helper(const char *s) { return s[3]; }
+int pub_a(const char *s) { return helper(s) + 1; }
+int pub_b(const char *s) { return helper(s) + 2; }
+"""
+
+
+def test_a_static_function_of_a_stripped_library_is_named_by_its_exports(tmp_path):
+    """No DWARF, no .symtab: helper() is named by the nearest exported
+    function, the same from both callers and for a rebuild of the same
+    code; the title adds the caller."""
+    source = tmp_path / "l.c"
+    source.write_text(STRIPPED)
+    lib = tmp_path / "libl.so"
+    subprocess.run(["cc", "-O1", "-g", "-shared", "-fPIC", "-o", lib, source], check=True)
+    assert symbolize.has_debug_info(str(lib))
+    symbols = dict(line.split()[::-2] for line in subprocess.run(
+        ["nm", lib], capture_output=True, text=True, check=True).stdout.splitlines()
+        if len(line.split()) == 3)
+    helper, pub_a = int(symbols["helper"], 16), int(symbols["pub_a"], 16)
+    subprocess.run(["strip", "--strip-all", lib], check=True)
+    made = []
+    for caller in ("pub_a", "pub_b"):
+        frames = symbolize.symbolize([[f"{lib}+{helper + 1:#x}",
+                                       f"{lib}+{int(symbols[caller], 16) + 5:#x}"]])[0]
+        assert frames[0].function is None and frames[1].function == caller
+        case = findings.Case(function=caller, index=0, values=[], outcome="ABORT", signal=11,
+                             site={"fault_addr": 3, "sp": 1, "stack_depth": 300}, frames=frames)
+        made.append(findings.crash_finding(case, findings._Modules(["libl.so"])))
+    near = (f"pub_a-{pub_a - helper - 1:#x}" if helper < pub_a else
+            f"pub_b+{helper + 1 - int(symbols['pub_b'], 16):#x}")
+    assert made[0].signature == made[1].signature == f"SIGSEGV|libl.so: unnamed, near {near}"
+    assert made[0].title == (f"SIGSEGV in a function of libl.so without a symbol (near {near}),"
+                             f" called from pub_a")
+    symbolize.has_debug_info.cache_clear()
+    assert not symbolize.has_debug_info(str(lib))
+
+
+def test_the_debug_hint_names_the_library_and_the_command_that_remakes():
+    hint = symbolize.DEBUG_HINT.format(name="libjson-c.so.5", spec="specs/json-c.yaml")
+    assert hint.startswith("libjson-c.so.5 has no debug information")
+    assert "-dbgsym" in hint and "DEBUGINFOD_URLS" in hint
+    assert hint.endswith("(trebuchet findings --target specs/json-c.yaml --remake).")

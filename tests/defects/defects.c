@@ -88,6 +88,19 @@ int df_peek(const int *p)
 	return *p;  /* DEFECT df_peek: misuse only (a wild p) */
 }
 
+int df_apply(int (*fn)(int), int x)
+{
+	volatile int r = fn(x);  /* DEFECT df_apply: a NULL fn is called */
+
+	return r;
+}
+
+/* -O1 keeps sibling calls; the tail call into free() is the point here */
+__attribute__((optimize("optimize-sibling-calls"))) void df_release(void *p)
+{
+	free(p);  /* DEFECT df_release: misuse only (p not from df_upper) */
+}
+
 const char *df_version(void)
 {
 	return "1";

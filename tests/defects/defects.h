@@ -32,6 +32,12 @@ int df_open(const char *path);
 /* The int p points to; p must point to one (NULL is undefined). */
 int df_peek(const int *p);
 
+/* fn(x); fn may be NULL: returns x. */
+int df_apply(int (*fn)(int), int x);
+
+/* Frees p; p must be NULL or returned by df_upper. */
+void df_release(void *p);
+
 /* The library's version. */
 const char *df_version(void);
 

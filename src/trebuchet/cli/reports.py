@@ -46,6 +46,9 @@ def add_findings(sub):
     options.DB.add(fd)
     options.TARGET.add(fd, help="only this target")
     options.JSON.add(fd, help="print them as JSON")
+    fd.add_argument("--remake", action="store_true",
+                    help="make the findings again from the stored cases (after installing a"
+                    " library's debug symbols, or upgrading trebuchet)")
     fd.set_defaults(func=cmd_findings)
 
 
@@ -58,7 +61,8 @@ def cmd_findings(args):
     conn = store.connect(args.db)
     for target, run in latest_runs(conn).items():
         # a run stored without its findings (merged where its spec was not)
-        if args.target in (None, target) and not findings_store.analyzed(conn, run):
+        if args.target in (None, target) and (args.remake or
+                                              not findings_store.analyzed(conn, run)):
             spec = triage.spec_of_run(conn, run)
             if spec:
                 triage.record(args.db, run, spec)

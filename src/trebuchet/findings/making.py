@@ -8,7 +8,9 @@ import sqlite3
 
 from trebuchet.findings import violations as contract, storage as findings_store
 from trebuchet.findings import signature as findings_model
+from trebuchet.harness import crash_sites as symbolize
 from trebuchet.store import database as store
+from trebuchet.store import findings as findings_tables
 from trebuchet.store.runs import RunInfo, newest_run_any
 
 from trebuchet.build import plugins as build
@@ -52,6 +54,16 @@ def record_latest(db, spec, plugin=None):
     run = newest_run_any(conn, spec.target)
     conn.close()
     return record(db, run, spec, plugin) if run else []
+
+
+def libraries_without_debug_info(conn, run):
+    """The paths of the libraries under test whose frames in run's findings
+    were named without debug information: the findings say so once each."""
+    modules = findings_model.library_modules(spec_of_run(conn, run))
+    paths = {module for frames in findings_tables.example_frames(conn, run)
+             for module, _ in map(symbolize.parse, frames.splitlines())
+             if os.path.basename(module) in modules}
+    return sorted(p for p in paths if not symbolize.has_debug_info(p))
 
 
 def spec_of_run(conn, run):

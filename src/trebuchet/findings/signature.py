@@ -9,10 +9,11 @@ ClusterFuzz's crash state have theirs):
     (heap-buffer-overflow, signed-integer-overflow, ...: sanitizer_report.py)
     at the report's own source line, "stack-overflow" (SIGSEGV with the
     stack nearly used up and the fault next to the stack pointer),
-    "assertion" with its text,
+    "assertion" with its text as written,
     "abort" with a C library's message (free(): invalid pointer), "hang"
-    (RESTART), "exit N".  Numbers and addresses in a text are masked, so
-    that the same assertion on another descriptor is the same defect.
+    (RESTART), "exit N".  Numbers and addresses in a C library's message
+    are masked, so that the same abort on another block is the same
+    defect; an assertion's text is source, the same every time.
   - The frames (for a hang, the outermost frame inside the library: the
     entry the call loops in, not wherever the watchdog found it): the
     crash machinery (raise, abort, __assert_fail, the C library's error
@@ -25,6 +26,14 @@ ClusterFuzz's crash state have theirs):
     caller is the defect.  One
     frame, not three: a helper that crashes whichever public function
     called it is one defect, reached from several functions.
+  - Never trebuchet's own code: the call shim's frame stands for the
+    function it calls.  A library that tail-calls free() leaves no frame of
+    its own, so the shim's return address is all there is: "free reached
+    from pcre2_code_free"; an in-line macro crashes in the shim itself.
+  - A call through a NULL or wild function pointer (a pc in no module) is
+    named as such, after the function that made the call: the return
+    address the call left on the stack (harness/crashsite.c), at the
+    call's line.
   - Misuse apart: a case holding a value the contract does not accept (a
     wild, freed or garbage pointer, a closed stream, a value its parameter
     leaves undefined) gets a signature of its own, marked "misuse".  The
@@ -36,8 +45,10 @@ ClusterFuzz's crash state have theirs):
     .isra.0), glibc's __GI_ aliases and CPU variants (__memmove_avx_...)
     folded into one name, so a signature survives ASLR, a recompile, code
     moving inside the library, and another machine's CPU or debug files.
-    A frame no symbol names is module + offset, which survives ASLR and
-    the same build only.
+    A frame no symbol names (a static function of a stripped library) is
+    named by the nearest named frame outside it ("unnamed, called from
+    sfread"), which a rebuild keeps; with none, module + offset, which
+    survives ASLR and the same build only.
   - The line, by its text: where the library's source is here (a
     maintainer's own build with debug information), the naming frame's
     source line, white space folded, is part of the signature, so two
@@ -161,7 +172,9 @@ def kind_of(case, reported=None):
             return reported.kind, ""
         assertion = _ASSERTION.search(case.stderr or "")
         if assertion:
-            return "assertion", _MASK.sub("N", assertion.group(1))
+            # as written: an assertion's text is source, the same on every
+            # descriptor and address (a C library's message is not)
+            return "assertion", assertion.group(1)
         message = last_line(case.stderr)
         if message:
             return "abort", _MASK.sub("N", _LIBC_MESSAGE.match(message).group(1))
@@ -184,11 +197,21 @@ def naming_frames(frames, library_modules, outermost=False):
     frames = [f for f in frames
               if not (f.function and symbolize.canonical(f.function) in MACHINERY)
               and not sanitizer_report.is_runtime(f.module_name)]
-    inside = [f for f in frames if f.module_name in library_modules]
+    inside = ([f for f in frames if f.module_name in library_modules]
+              or [f for f in frames if f.called])
     if not inside:
         inside = [f for f in frames if f.module_name not in HARNESS_MODULES]
     if outermost:
         return inside[-1:]
+    if inside and inside[0].called:
+        # the library tail-called a leaf outside it (free): the leaves the
+        # shim's return address sits above are where it went
+        leaves = []
+        for f in reversed(frames[:frames.index(inside[0])]):
+            if not (f.function and symbolize.is_leaf_routine(f.function)):
+                break
+            leaves.insert(0, f)
+        return leaves + inside[:1]
     chosen = []
     for f in inside:
         chosen.append(f)
@@ -199,6 +222,51 @@ def naming_frames(frames, library_modules, outermost=False):
 
 def _frame_key(f):
     return symbolize.canonical(f.function) if f.function else f"{f.module_name}+{f.offset:#x}"
+
+
+SHIM_PREFIXES = ("call_", "tb_call_")  # build/templates/shims.c.j2's call shim, and older ones
+
+
+def as_called(frames, function):
+    """frames with the call shim's frame standing for the tested function
+    (Frame.called): a frame of trebuchet's generated code names no defect.
+    Its return address is there when the library tail-called on (free()
+    reached from pcre2_code_free leaves no frame of pcre2_code_free), its
+    pc when an in-line macro crashed in it; the place stays where it is
+    the macro's own source, not the generated file."""
+    shims = {prefix + function for prefix in SHIM_PREFIXES}
+    out = []
+    for f in frames:
+        if f.function in shims:
+            generated = f.file and Path(f.file).parent == Path(f.module).parent
+            f = symbolize.Frame(f.module, f.offset, function, None if generated else f.file,
+                                None if generated else f.line, called=True)
+        out.append(f)
+    return out
+
+
+def _unnamed(frame, outer):
+    """The key and the words of a frame no symbol names (a static function
+    of a stripped library): by the nearest exported function, which a
+    rebuild of the same code keeps and which every caller of the static
+    function shares (one defect, one finding); the title adds the nearest
+    named frame outside it.  None when the module exports nothing."""
+    near = symbolize.nearest_export(frame.module, frame.offset)
+    if not near:
+        return None
+    caller = next((symbolize.canonical(f.function) for f in outer
+                   if f.function and f.module_name not in HARNESS_MODULES), None)
+    return (f"{frame.module_name}: unnamed, near {near}",
+            f"a function of {frame.module_name} without a symbol (near {near})"
+            + (f", called from {caller}" if caller else ""))
+
+
+def _jump(frames):
+    """The key and title words of a call through a NULL or wild function
+    pointer: pc in no module, and the return address the call left on the
+    stack (harness/crashsite.c) naming the function that made it."""
+    what = "a NULL function pointer" if frames[0].offset == 0 else "a wild function pointer"
+    return what, frames[1]
 
 
 # Kinds whose place inside the naming function is no part of the defect: a
@@ -230,17 +298,29 @@ def crash_finding(case, library_modules):
     """The signature, kind, title and frames of a failing case."""
     reported = sanitizer_report.parse(case.stderr) if case.signal == signals.SIGABRT else None
     kind, words = kind_of(case, reported)
-    if case.frames and case.frames[0].module_name == "[unknown]":
-        # a call through a wild function pointer: nothing to unwind from,
-        # the tested function is all that names it
+    frames = as_called(case.frames, case.function)
+    jumped = None
+    if frames and frames[0].module_name == "[unknown]" and len(frames) > 1:
+        # a call through a NULL or wild function pointer, named after the
+        # function that made it, at the line of the call
+        jumped, caller = _jump(frames)
+        chosen = [caller]
+        keys = [f"call through {jumped}", _frame_key(caller)]
+    elif frames and frames[0].module_name == "[unknown]":
+        # nothing to unwind from: the tested function is all that names it
         chosen, keys = [], ["wild jump", f"in {case.function}"]
     else:
-        chosen = naming_frames(case.frames, library_modules, outermost=kind == "hang")
+        chosen = naming_frames(frames, library_modules, outermost=kind == "hang")
         keys = [_frame_key(f) for f in chosen] or [f"in {case.function}"]
-        line = line_key(chosen[-1]) if chosen and kind not in PLACELESS else None
-        if line:
-            keys[-1] += f": {line}"
-    where = _frame_key(chosen[-1]) if chosen else case.function
+    unnamed = (_unnamed(chosen[-1], frames[frames.index(chosen[-1]) + 1:])
+               if chosen and not chosen[-1].function else None)
+    if unnamed:
+        keys[-1] = unnamed[0]
+    if chosen and not jumped and kind not in PLACELESS and (line := line_key(chosen[-1])):
+        keys[-1] += f": {line}"
+    where = (unnamed[1] if unnamed else _frame_key(chosen[-1])) if chosen else case.function
+    if chosen and chosen[-1].called and len(chosen) > 1:
+        where = f"{_frame_key(chosen[-2])} reached from {where}"
     place = chosen[-1].place if chosen and kind not in PLACELESS else None
     if reported and reported.place and not sanitizer_report.in_runtime(reported.file):
         # the sanitizer's own word on where: the access itself, where the
@@ -261,8 +341,8 @@ def crash_finding(case, library_modules):
         where += f" at {Path(place.rsplit(':', 1)[0]).name}:{place.rsplit(':', 1)[1]}"
     what = {"assertion": f"assertion '{words}' failed", "abort": f"abort: {words}" if words
             else "abort", "stack-overflow": "stack overflow", "hang": "hang"}.get(kind, kind)
-    title = f"{what} in {where}" if keys[0] != "wild jump" else \
-        f"{what} jumping to a wild address in {case.function}"
+    title = (f"{what} calling {jumped} in {where}" if jumped else f"{what} in {where}"
+             if keys[0] != "wild jump" else f"{what} jumping to a wild address in {case.function}")
     return Finding(signature, kind, title, chosen,
                    location=place or (chosen[-1].place if chosen else None))
 

@@ -7,6 +7,7 @@ its exported function names; a frame nothing names stays module + offset.
 Line 1 of a site's frames is the faulting instruction itself; the others
 are return addresses, which point after their call: those are looked up one
 byte earlier, inside the call instruction, so that the line is the call's."""
+import functools
 import os
 import re
 import shutil
@@ -29,6 +30,7 @@ class Frame:
     function: str = None   # None when nothing names it
     file: str = None
     line: int = None
+    called: bool = False   # trebuchet's call shim, standing for the function it called
 
     @property
     def module_name(self):
@@ -42,10 +44,66 @@ class Frame:
     @property
     def text(self):
         """How a report shows the frame."""
+        if self.called:
+            return self.function + (f" ({self.place})" if self.place else "")
         where = self.place or self.module_name
         if self.function:
             return f"{self.function} ({where})"
         return f"{self.module_name}+{self.offset:#x}"
+
+
+DEBUG_ROOT = Path("/usr/lib/debug")  # where Debian's -dbgsym and -dbg packages put debug files
+
+
+@functools.lru_cache(maxsize=None)
+def has_debug_info(module):
+    """Whether eu-addr2line finds DWARF for a module: in the file itself, or
+    in a separate debug file found by its build-id.  Without it a finding
+    has function names (from the symbol tables) but no file and line."""
+    try:
+        sections = subprocess.run(["readelf", "-S", "-n", "--wide", str(module)],
+                                  capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return True  # not here to read: nothing to say of it
+    if " .debug_info " in sections:
+        return True
+    build_id = re.search(r"Build ID: ([0-9a-f]{2})([0-9a-f]+)", sections)
+    return bool(build_id) and (DEBUG_ROOT / ".build-id" / build_id.group(1) /
+                               f"{build_id.group(2)}.debug").is_file()
+
+
+@functools.lru_cache(maxsize=None)
+def _exported_functions(module):
+    """[(offset, name)] of a module's exported functions, by offset (its
+    dynamic symbol table, which stripping keeps)."""
+    out = subprocess.run(["nm", "-D", "--defined-only", str(module)], capture_output=True,
+                         text=True)
+    found = []
+    for line in out.stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] in ("T", "W", "i"):
+            found.append((int(fields[0], 16), fields[2].split("@")[0]))
+    return sorted(found)
+
+
+def nearest_export(module, offset):
+    """A place inside a module no symbol covers, by the nearest exported
+    function: "df_ratio+0x30" after it, else "df_length-0x4d" before the
+    first; None when the module exports none.  A rebuild of the same code
+    keeps it, and one static function reached from several callers is
+    named alike from each."""
+    functions = _exported_functions(module)
+    before = [(start, name) for start, name in functions if start <= offset]
+    if before:
+        start, name = before[-1]
+        return f"{name}+{offset - start:#x}"
+    return f"{functions[0][1]}-{functions[0][0] - offset:#x}" if functions else None
+
+
+DEBUG_HINT = ("{name} has no debug information: its findings are named from its symbol tables,"
+              " without file and line. Install its debug symbols (Debian: its -dbgsym package,"
+              " found by build-id), or set DEBUGINFOD_URLS where elfutils has debuginfod, and"
+              " make the findings again (trebuchet findings --target {spec} --remake).")
 
 
 def above_harness(frames):

@@ -1,6 +1,10 @@
 """`trebuchet findings`: a store's findings on a terminal or as JSON, from
 the newest run of each target (latest_runs)."""
 from dataclasses import asdict
+from pathlib import Path
+
+from trebuchet.findings import making
+from trebuchet.harness.crash_sites import DEBUG_HINT
 
 from trebuchet.report import metrics
 from trebuchet.core import readable
@@ -9,8 +13,11 @@ from trebuchet.store.runs import latest_runs
 
 def summaries(conn, db, target=None):
     runs = latest_runs(conn)
-    return [metrics.summarize(conn, name, run, db) for name, run in sorted(runs.items())
-            if target in (None, name)]
+    summaries = [metrics.summarize(conn, name, run, db) for name, run in sorted(runs.items())
+                 if target in (None, name)]
+    for t in summaries:
+        t.undebugged = making.libraries_without_debug_info(conn, t.run)
+    return summaries
 
 
 def as_text(targets):
@@ -38,6 +45,8 @@ def as_text(targets):
             # the note as a shell comment: the line works pasted whole
             lines.append(f"     {t.repro_command(f.example_function, f.example_case)}"
                          f"  # --emit-c DIR: a standalone C reproducer")
+        lines += ["  note: " + DEBUG_HINT.format(name=Path(p).name, spec=t.info.target_arg)
+                  for p in t.undebugged]
     return "\n".join(lines)
 
 
@@ -46,6 +55,7 @@ def as_json(targets):
                  targeted=t.info.targeted() or None,
                  acceptable_failure_rate=t.acceptable.rate if t.acceptable else None,
                  failure_rate=t.failure_rate,
+                 libraries_without_debug_info=t.undebugged,
                  findings=[dict(asdict(f), violation=f.violation,
                                 repro=t.repro_command(f.example_function, f.example_case))
                            for f in t.findings])

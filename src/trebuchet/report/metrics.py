@@ -284,6 +284,9 @@ class TargetSummary:
     flaky: list = field(default_factory=list)  # [(function, case index, outcomes)]
     findings: list = field(default_factory=list)  # [findings_store.Stored], in their order
     acceptable: object = None  # findings_store.AcceptableRate: the rate over acceptable values
+    # the libraries under test its findings named without debug information
+    # (findings/making.py); filled where findings are shown
+    undebugged: list = field(default_factory=list)
 
     @property
     def violations(self):

@@ -33,6 +33,15 @@ def rows(conn, run):
     return [dict(zip(names, row)) for row in cursor]
 
 
+def example_frames(conn, run):
+    """The stored frames ("MODULE+0xOFFSET" lines) of each of run's
+    findings' representative cases that left a crash site."""
+    return [frames for (frames,) in conn.execute(
+        "SELECT c.frames FROM findings f JOIN crash_sites c ON c.run_id = f.run_id"
+        " AND c.function = f.example_function AND c.case_index = f.example_case"
+        " WHERE f.run_id = ? AND c.frames IS NOT NULL", (run,))]
+
+
 def value_verdicts(conn, run):
     """(function, param, value, acceptable) of each value the run's cases held."""
     return conn.execute("SELECT function, param, value, acceptable FROM run_values"
