@@ -79,3 +79,24 @@ def test_the_debug_hint_names_the_library_and_the_command_that_remakes():
     assert hint.startswith("libjson-c.so.5 has no debug information")
     assert "-dbgsym" in hint and "DEBUGINFOD_URLS" in hint
     assert hint.endswith("(trebuchet findings --target specs/json-c.yaml --remake).")
+
+
+def test_findings_rank_as_a_maintainer_reads_them():
+    """Violations first; then more functions reached; then size; misuse-only
+    last.  (A representative is the least misused case, so a finding that is
+    not misuse-only has one of acceptable values: the fewest-misuse key
+    orders by cause once causes are minimised.)"""
+    def made(name, functions, cases_each, misuse=0, violation=None):
+        f = findings.Finding(name, "SIGSEGV", name, [])
+        f.cases = [findings.Case(fn, i, ["int:ONE"], "ABORT", acceptable=[not misuse])
+                   for fn in functions for i in range(cases_each)]
+        f.example = min(f.cases, key=lambda c: c.unacceptable)
+        f.violation = violation
+        return f
+    big = made("big one-function", ["f"], 50)
+    shared = made("shared helper", ["f", "g"], 1)
+    broken = made("violation", ["f"], 1, violation="accepts s = NULL")
+    misuse = made("misuse only", ["f", "g", "h"], 90, misuse=1)
+    ordered = sorted([misuse, big, shared, broken], key=findings.rank)
+    assert [f.signature for f in ordered] == ["violation", "shared helper", "big one-function",
+                                               "misuse only"]

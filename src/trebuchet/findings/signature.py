@@ -447,11 +447,23 @@ def analyze(conn, run, spec, contracts, library_modules):
         f.trigger = "; ".join(
             f"{name}: {trigger_of(cs, ran[name], params.get(name) or [f'arg{i + 1}' for i in range(len(cs[0].values))])}"
             for name, cs in sorted(by_function.items()))
-    findings.sort(key=lambda f: (f.violation is None, f.misuse_cases == len(f.cases),
-                                 -len(f.cases), f.signature))
+    findings.sort(key=rank)
     for n, f in enumerate(findings, 1):
         f.id = n
     return findings, cases
+
+
+def rank(finding):
+    """The order a maintainer reads findings in: contract violations first;
+    then by how acceptable the representative's values are (a crash on
+    values the documentation allows before one that needs a misuse value),
+    then by how many API functions reach it (a defect in a shared helper
+    before one in a single entry), then by size; findings on misuse only
+    last.  Size alone put the known defects of the survey's libraries at
+    #21 and #40, below wrong-type assertions the headers document."""
+    f = finding
+    return (f.violation is None, f.misuse_cases == len(f.cases), f.example.unacceptable,
+            -len(f.functions), -len(f.cases), f.signature)
 
 
 # ---- the modules under test
