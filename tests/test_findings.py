@@ -201,3 +201,23 @@ def test_a_stripped_build_names_the_same_defects_and_says_once_how_to_name_them_
     text = trebuchet("findings", "--db", db).stdout
     notes = [line for line in text.splitlines() if line.startswith("  note: ")]
     assert notes == ["  note: " + symbolize.DEBUG_HINT.format(name="libdefects.so", spec=spec)]
+
+
+def test_repro_from_the_store_says_which_promise_the_case_breaks(store, tmp_path):
+    """`repro --db` takes the target from the store; a violation's case says
+    the promise it breaks, and its reproducer's header states it."""
+    f = next(f for f in findings(store) if named_by(f) == ("no-error", "df_open"))
+    said = trebuchet("repro", "--db", store, "--function", f["example_function"], "--case",
+                     f["example_case"], "--emit-c", tmp_path / "r", cwd=ROOT).stdout
+    assert f"it breaks the contract: {f['violation']}" in said.splitlines()
+    header = (tmp_path / "r" / "repro.c").read_text().split("*/", 1)[0]
+    assert " * That breaks the library's documented promise:\n *   answers path = EMPTY" in header
+    passing = trebuchet("repro", "--db", store, "--function", "df_open", "--values",
+                        "string:NULL", "--json", cwd=ROOT).stdout  # EINVAL, as promised
+    assert json.loads(passing)["breaks"] is None
+
+
+def test_repro_without_a_target_needs_a_store():
+    done = trebuchet("repro", "--function", "df_open", "--case", "0", check=False)
+    assert (done.returncode, done.stderr.strip()) == (
+        2, "trebuchet: give --target, or --db to take it from a store")

@@ -94,7 +94,10 @@ def cmd_run(args):
 def add_repro(sub):
     rp = sub.add_parser("repro", help="run one case on its own and show its outcome; --emit-c"
                         " writes it as a standalone C program")
-    options.TARGET.add(rp, required=True)
+    options.TARGET.add(rp, help="the target's spec or name (with --db: default the store's"
+                       " one target)")
+    rp.add_argument("--db", help="take the target, dictionary and sanitizer from this store's"
+                    " newest finished run of the target, as `trebuchet findings` shows it")
     rp.add_argument("--function", required=True)
     rp.add_argument("--case", type=bounded(int, 0, options.STORED_MAX), help="the case index")
     rp.add_argument("--values", help="the case's values, e.g."
@@ -114,7 +117,32 @@ def add_repro(sub):
     rp.set_defaults(func=cmd_repro)
 
 
+def _as_stored(args):
+    """--db: the target, dictionary and sanitizer of the store's newest
+    finished run of --target (or of its one target), where not given."""
+    from trebuchet.store import database as store
+    from trebuchet.store.runs import RunInfo, latest_runs
+
+    conn = store.connect(args.db)
+    runs = latest_runs(conn)
+    if args.target is None and len(runs) != 1:
+        raise TrebuchetError(f"holds {len(runs)} targets: name one with --target"
+                             f" ({', '.join(runs) or 'none finished'})", args.db)
+    name = (specs.load(specs.find_spec(args.target)).target if args.target
+            else next(iter(runs)))
+    if name not in runs:
+        raise TrebuchetError(f"no finished run of {name}", args.db)
+    info = RunInfo.read(conn, runs[name])
+    args.target = args.target or info.target_arg
+    args.dictionary = args.dictionary or info.dictionary
+    args.sanitizer = args.sanitizer or info.sanitizer or None
+
+
 def cmd_repro(args):
+    if args.db:
+        _as_stored(args)
+    elif args.target is None:
+        raise TrebuchetError("give --target, or --db to take it from a store")
     spec = specs.load(specs.find_spec(args.target))
     function = spec.function(args.function)
     if not function:
@@ -146,10 +174,14 @@ def cmd_repro(args):
                                           else executor.DEFAULT_TIMEOUT_MS))
         print(memcheck.describe(checked, result["values"]))
         return Exit.OK
-    print(json.dumps(repro.as_record(result)) if args.json else repro.describe(result))
+    promise = triage.broken_promise(spec, repro.as_record(result), args.dictionary)
+    if args.json:
+        print(json.dumps(dict(repro.as_record(result), breaks=promise)))
+    else:
+        print(repro.describe(result) + (f"\nit breaks the contract: {promise}" if promise else ""))
     if args.emit_c:
         ending = emit_c.write(spec, function, result, repro.datatypes_of(spec), args.emit_c,
-                              args.target)
+                              args.target, promise)
         print(f"reproducer written to {args.emit_c}\n"
               f"  build: {emit_c.make_command(spec, args.emit_c)}\n"
               f"  run:   {emit_c.make_command(spec, args.emit_c, 'run')}\n"

@@ -17,6 +17,7 @@ from trebuchet.build import plugins as build
 from trebuchet.harness import executor
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.core.outcomes import FAILING
 
 
 def _misuse(plugin, dictionary):
@@ -54,6 +55,25 @@ def record_latest(db, spec, plugin=None):
     run = newest_run_any(conn, spec.target)
     conn.close()
     return record(db, run, spec, plugin) if run else []
+
+
+def broken_promise(spec, result, dictionary=None, plugin=None):
+    """The contract's promise one case breaks (result: a `repro` record), in
+    the words a finding's violation uses; None when it breaks none."""
+    plugin = plugin or build.build_plugin(spec, quiet=True)
+    listed = executor.list_functions(plugin, dictionary)
+    judged = contract.contracts_for(spec, listed, _misuse(plugin, dictionary)).get(
+        result["function"])
+    if judged is None:
+        return None
+    case = findings_model.Case(result["function"], result["case"], result["values"],
+                               result["outcome"], result.get("signal"), result.get("exit_status"),
+                               result.get("errno"), result.get("error_reported"))
+    case.acceptable = judged.accepts(case.values)
+    if case.outcome in FAILING:
+        return judged.broken_by_crash(case)
+    broken = judged.broken_by_return(case) if case.outcome == "PASS" else None
+    return broken[2] if broken else None
 
 
 def libraries_without_debug_info(conn, run):

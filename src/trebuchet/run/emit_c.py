@@ -44,15 +44,16 @@ def check_destination(out_dir):
         raise TrebuchetError("--emit-c wants a new or empty directory", out_dir)
 
 
-def write(spec, function, result, datatypes, out_dir, target_arg):
-    """Writes the reproducer of result (a `repro --json` record) into out_dir;
+def write(spec, function, result, datatypes, out_dir, target_arg, promise=None):
+    """Writes the reproducer of result (a `repro --json` record) into out_dir,
+    its header stating the contract's promise it breaks, when given;
     returns the line saying how the program should end."""
     out_dir = Path(out_dir)
     target_arg = _as_named(target_arg)
     params = _params(spec, function, result, datatypes)
     # what the program uses decides what is copied; the header then names it
     found, layout, include_dirs = _support(
-        spec, _repro_c(spec, function, result, params, target_arg, []))
+        spec, _repro_c(spec, function, result, params, target_arg, [], promise))
     c_files = [f"support/{p.name}" for p in sorted(SUPPORT.glob("*.c"))]
     c_files += [f"support/{_destination(where, include_dirs)}" for _, where in found]
     headers = sorted(f"support/{dest}" for dest in layout if dest.endswith(".h"))
@@ -62,7 +63,8 @@ def write(spec, function, result, datatypes, out_dir, target_arg):
     try:
         _copy_support(layout, include_dirs, out_dir)
         (out_dir / "repro.c").write_text(
-            _repro_c(spec, function, result, params, target_arg, [p.name for p, _ in found]))
+            _repro_c(spec, function, result, params, target_arg, [p.name for p, _ in found],
+                     promise))
         (out_dir / "Makefile").write_text(codegen.template("repro.mk.j2").render(
             target=spec.target, name=function.name, case=result["case"], needs=_needs(spec),
             hang_seconds=HANG_SECONDS, cppflags=_cppflags(spec, include_dirs),
@@ -190,7 +192,7 @@ def _base_symbols():
             for symbol, name in table.findall(path.read_text())}
 
 
-def _repro_c(spec, function, result, params, target_arg, copied):
+def _repro_c(spec, function, result, params, target_arg, copied, promise=None):
     values = [p["value"] for p in params] + list(function.extra_args)
     pointer = function.returns.endswith("*")
     types = build.c_types(spec)
@@ -200,7 +202,7 @@ def _repro_c(spec, function, result, params, target_arg, copied):
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
-        hang_seconds=HANG_SECONDS, copied=copied,
+        hang_seconds=HANG_SECONDS, copied=copied, promise=promise,
         includes=codegen.include_lines(spec),
         target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
         returns=function.returns, ret_declaration=declaration(function.returns, "ret"),
