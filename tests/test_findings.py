@@ -143,6 +143,10 @@ def test_the_findings_command(store):
     assert [len(t["findings"]) for t in listed] == [13]
     first = listed[0]["findings"][0]
     assert first["repro"].startswith(f"trebuchet repro --target {SPEC} --function ")
+    stored = sqlite3.connect(store).execute(
+        "SELECT value_names FROM results WHERE function = ? AND case_index = ?",
+        (first["example_function"], first["example_case"])).fetchone()[0]
+    assert first["example_values"] == stored.split(" ")
 
 
 def test_repro_says_where_the_case_ended(store):

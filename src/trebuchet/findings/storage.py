@@ -57,6 +57,7 @@ class Stored:
     example_function: str
     example_case: int
     stderr: str
+    example_values: list = None  # the representative's values, "datatype:VALUE"
 
     @property
     def is_violation(self):
@@ -98,7 +99,8 @@ def stored(conn, run):
                    r["functions"].split(","), r["cases"], r["misuse_cases"], r["trigger"],
                    r["location"], r["frame"], r["frames"].splitlines() if r["frames"] else [],
                    r["violation"], r["violating_cases"], r["example_function"],
-                   r["example_case"], r["stderr"])
+                   r["example_case"], r["stderr"],
+                   r["example_values"].split(" ") if r["example_values"] else [])
             for r in tables.rows(conn, run)]
 
 

@@ -27,8 +27,12 @@ def made(conn, run):
 
 
 def rows(conn, run):
-    """The run's findings as {column: value}, in their order."""
-    cursor = conn.execute("SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run,))
+    """The run's findings as {column: value}, in their order, with their
+    representative's values (example_values, as results stores them)."""
+    cursor = conn.execute(
+        "SELECT f.*, r.value_names AS example_values FROM findings f LEFT JOIN results r"
+        " ON r.run_id = f.run_id AND r.function = f.example_function"
+        " AND r.case_index = f.example_case WHERE f.run_id = ? ORDER BY f.id", (run,))
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row)) for row in cursor]
 
