@@ -150,6 +150,29 @@ def test_function_pointer_parameters_take_callback(tmp_path):
         {"name": "handler", "type": "void (*)(int)", "datatype": "callback"}]
 
 
+def test_an_array_typedef_parameter_runs_as_the_pointer_c_passes(tmp_path):
+    """libuuid's `uuid_t` (unsigned char[16]): a parameter of an array type
+    is a pointer to its element; the draft runs as written, and a NULL id
+    crashes idclear where a valid one passes."""
+    header = library(tmp_path, """\
+        typedef unsigned char id16[16];
+        void idclear(id16 id);
+        int idcompare(const id16 a, const id16 b);
+    """, """\
+        void idclear(id16 id) { for (int i = 0; i < 16; i++) id[i] = 0; }
+        int idcompare(const id16 a, const id16 b) { return a[0] - b[0]; }
+    """)
+    init(tmp_path, header)
+    spec = tmp_path / "draft" / "mini.yaml"
+    assert function(yaml.safe_load(spec.read_text()), "idclear")["params"] == [
+        {"name": "id", "type": "id16", "datatype": "buffer"}]
+    db = tmp_path / "t.db"
+    trebuchet("run", "--target", spec, "--db", db, "--quiet")
+    outcomes = dict(sqlite3.connect(db).execute(
+        "SELECT value_names, outcome FROM results WHERE function = 'idclear'"))
+    assert (outcomes["buffer:NULL"], outcomes["buffer:VALID"]) == ("ABORT", "PASS")
+
+
 def test_what_cannot_be_drafted_is_listed_with_why(tmp_path):
     spec, text, _ = drafted(tmp_path, """\
         struct pt { int x, y; };

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import jinja2
 
+from trebuchet.build import ctype_probe
 from trebuchet.spec.load import declaration
+
+
+def passed(ctype, types):
+    """The type a parameter's slot is cast to: its own, or for an array
+    type the pointer C passes (ctype_probe.as_passed)."""
+    t = types.get(ctype)
+    return ctype_probe.as_passed(ctype) if t is not None and t.decays else ctype
 
 
 def arg_member(ctype, types):
@@ -54,7 +62,7 @@ def error_expr(f, types):
     if when == "less_than_param":
         index = [p.name for p in f.params].index(f.error_param)
         p = f.params[index]
-        return f"ret < ({p.ctype})a[{index}].{arg_member(p.ctype, types)}"
+        return f"ret < ({passed(p.ctype, types)})a[{index}].{arg_member(p.ctype, types)}"
     if when == "errno":
         return "out->err != 0"
     if when in JUDGED:
@@ -87,8 +95,9 @@ def unsigned_return(f, types):
 
 def judge_locals(f, types):
     """The judge's declarations: each parameter under its own name, ret."""
-    lines = [f"{declaration(p.ctype, p.name)} = "
-             f"({p.ctype})tb_a[{i}].{arg_member(p.ctype, types)};" for i, p in enumerate(f.params)]
+    lines = [f"{declaration(passed(p.ctype, types), p.name)} = "
+             f"({passed(p.ctype, types)})tb_a[{i}].{arg_member(p.ctype, types)};"
+             for i, p in enumerate(f.params)]
     ret = declaration(f.returns, "ret")
     if floating_return(f, types):
         lines.append(f"{ret} = ({f.returns})tb_bits_double(tb_c->ret);")
@@ -119,7 +128,8 @@ def template(name):
 def call_args(f, types):
     """The C arguments of f's call: each slot a[i] cast to its parameter's
     type, then the spec's fixed extra arguments."""
-    args = [f"({p.ctype})a[{i}].{arg_member(p.ctype, types)}" for i, p in enumerate(f.params)]
+    args = [f"({passed(p.ctype, types)})a[{i}].{arg_member(p.ctype, types)}"
+            for i, p in enumerate(f.params)]
     return ", ".join(args + list(f.extra_args))
 
 

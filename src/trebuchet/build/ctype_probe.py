@@ -7,7 +7,9 @@ A type is a `CType`: its kind (pointer, integer or floating), its size in
 bytes and, for an integer, whether it is signed.  A function pointer is a
 pointer, spelled as C writes it (`int (*)(const void *, const void *)`) or
 by a typedef; a function type itself (`typedef int handler(void *)`, no
-`*`) is no type a slot holds (None).  The probe's answers are
+`*`) is no type a slot holds (None).  An array type (`typedef unsigned
+char uuid_t[16]`) is what C makes of it in a parameter: a pointer to its
+element (CType.decays), which the shims cast to by `as_passed`.  The probe's answers are
 kept beside the plugin, keyed by everything that could change them.
 
 Two of the build's stages (src/trebuchet/build/plugins.py) are here: the spec's own
@@ -33,6 +35,7 @@ class CType:
     kind: str        # "pointer", "integer" or "floating"
     size: int
     signed: bool
+    decays: bool = False  # an array type: a parameter of it is a pointer to its element
 
     def describe(self):
         if self.kind == "integer":
@@ -120,15 +123,28 @@ def split_slots(ctype):
     return parts + [current.strip()]
 
 
+def as_passed(spelling):
+    """The type a parameter spelled so has: an array's adjusted to a
+    pointer to its element, by the comma operator's decay (a cast to the
+    array type itself is no C)."""
+    return f"__typeof__(((void)0, *(__typeof__({spelling}) *)0))"
+
+
 def _probe_line(i, spelling):
     """One type's line of the probe, written out rather than through a
     macro, so that a compiler error lands on its own line.  __typeof__
     makes any spelling a type name that takes a `*` after it: `T *` is no
-    type when T is `int (*)(void)`."""
-    t = f"__typeof__({spelling})"
-    kind = f"__builtin_classify_type(*({t} *)0)"
-    signed = f"__builtin_choose_expr({kind} == 5, 0, ({t})-1 < ({t})0)"
-    return f'\tprintf("%d %d %zu %d\\n", {i}, {kind}, sizeof({t}), (int){signed});'
+    type when T is `int (*)(void)`.  An array type is probed as the pointer
+    a parameter of it is; a function type decays too, but is told apart
+    (its decayed type is its own address's) and stays unclassified."""
+    t, d = f"__typeof__({spelling})", as_passed(spelling)
+    array = (f"(!__builtin_types_compatible_p({t}, {d}) &&"
+             f" !__builtin_types_compatible_p({d}, __typeof__(&*({t} *)0)))")
+    u = f"__typeof__(__builtin_choose_expr({array}, *({d} *)0, *({t} *)0))"
+    kind = f"__builtin_classify_type(*({u} *)0)"
+    signed = f"__builtin_choose_expr({kind} == 5, 0, ({u})-1 < ({u})0)"
+    return (f'\tprintf("%d %d %zu %d %d\\n", {i}, {kind}, sizeof({u}), (int){signed},'
+            f' (int){array});')
 
 
 def _program(includes, body):
@@ -215,10 +231,10 @@ def _compile_and_run(source, first, spellings, command, folder):
     run = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
     found = {s: None for s in spellings}
     for line in run.stdout.splitlines():
-        i, cls, size, signed = map(int, line.split())
+        i, cls, size, signed, array = map(int, line.split())
         kind = _KINDS.get(cls)
         if kind:
-            found[spellings[i]] = CType(spellings[i], kind, size, bool(signed))
+            found[spellings[i]] = CType(spellings[i], kind, size, bool(signed), bool(array))
     return found
 
 
