@@ -124,3 +124,27 @@ def test_a_callback_case_written_out_builds_and_faults_as_it_did(tmp_path):
 def test_a_function_pointer_returned_is_written_out(tmp_path):
     ended = _emit(tmp_path, "signal", "int:ONE,callback:RETURNS_MINUS_ONE")
     assert ended.stdout == "signal returned 0, errno 0, error not reported\n"
+
+
+def test_a_contract_naming_no_value_of_the_targets_own_datatype_is_refused_at_its_line(
+        tmp_path):
+    # a misspelt value of a datatype the target defines itself: a promise no
+    # case would ever hold, refused once the plugin lists the datatype's values
+    shutil.copy(SPEC.parent / "qsort_values.c", tmp_path)
+    spec = tmp_path / "misspelt.yaml"
+    spec.write_text(SPEC.read_text().replace(
+        "datatype: comparator, undefined: [NULL]}", "datatype: comparator, undefined: [NUL]}", 1))
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet", check=False)
+    assert_input_error(result, "misspelt.yaml:20:", "qsort(compar): 'NUL' is not a value of"
+                       " datatype comparator (its values: NULL, ")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_value_both_accepted_and_undefined_is_refused_at_its_line(tmp_path):
+    shutil.copy(SPEC.parent / "qsort_values.c", tmp_path)
+    spec = tmp_path / "both.yaml"
+    spec.write_text(SPEC.read_text().replace(
+        "datatype: comparator, undefined: [NULL]}",
+        "datatype: comparator, undefined: [NULL], accepts: [NULL]}", 1))
+    result = trebuchet("run", "--target", spec, "--db", tmp_path / "t.db", "--quiet", check=False)
+    assert_input_error(result, "both.yaml:20:", "compar = NULL is both accepted and undefined")

@@ -64,6 +64,7 @@ def check_datatypes(plugin):
     """The plugin's datatypes (plugin: its spec and path), checked for
     their symbols, names, values and spans."""
     by_name = check(plugin.spec, plugin.path, list(spec_module.base_datatypes()))
+    check_contract_values(plugin.spec, by_name)
     check_products(plugin.spec, by_name)
     slots = slot_types(plugin.spec, by_name)
     return Datatypes(plugin.spec, by_name, slots, callback_pairs(plugin.spec, by_name, slots))
@@ -83,6 +84,23 @@ def check_slot_types(resolved):
 # A case is named by its index in the function's cross product, which the
 # store keeps in SQLite's signed 64-bit integers (harness/cases.c).
 MAX_CASES = 2 ** 63 - 1
+
+
+def check_contract_values(spec, datatypes):
+    """Every value a contract names is one of its parameter's datatype, the
+    target's own datatypes too (the base ones are checked as the spec is
+    read): a misspelt name would be a promise no case ever holds."""
+    for f in spec.functions:
+        params = {p.name: p for p in f.params}
+        named = [(p, value, p.where) for p in f.params for value in (*p.accepts, *p.undefined)]
+        for promise in f.contract.errors if f.contract else ():
+            named += [(params[name], value, f.returns_where)
+                      for name, values in promise.when if name in params for value in values]
+        for p, value, where in named:
+            values = [v["name"] for v in datatypes.get(p.datatype, {}).get("values", ())]
+            if values and value not in values:
+                raise TrebuchetError(f"{f.name}({p.name}): '{value}' is not a value of datatype"
+                                     f" {p.datatype} (its values: {', '.join(values)})", *where)
 
 
 def check_products(spec, datatypes):

@@ -444,6 +444,10 @@ def _check_contract(f, fail, where):
     for j, p in enumerate(f.params):
         for key in ("undefined", "accepts"):
             check_values(getattr(p, key), p.datatype, *where, "params", j, key)
+        for k, value in enumerate(p.accepts):
+            if value in p.undefined:  # the documentation cannot say both
+                fail(f"{p.name} = {value} is both accepted and undefined", *where, "params", j,
+                     "accepts", k)
     for k, promise in enumerate(f.contract.errors if f.contract else ()):
         at = where + ("contract", "errors", k)
         for param, values in promise.when:
