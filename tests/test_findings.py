@@ -225,3 +225,21 @@ def test_repro_without_a_target_needs_a_store():
     done = trebuchet("repro", "--function", "df_open", "--case", "0", check=False)
     assert (done.returncode, done.stderr.strip()) == (
         2, "trebuchet: give --target, or --db to take it from a store")
+
+
+def test_a_promise_no_case_held_is_a_note_after_the_run(tmp_path):
+    """A capped run that draws neither s = NULL for df_length nor path =
+    EMPTY for df_open says so: its silence on them proves nothing."""
+    said = trebuchet("run", "--target", SPEC, "--db", tmp_path / "c.db", "--cap", "1",
+                     "--functions", "df_length,df_open", "--timeout", "0.5", cwd=ROOT).stdout
+    notes = [line for line in said.splitlines() if line.startswith("note: ")]
+    conn = sqlite3.connect(tmp_path / "c.db")
+    held = {row for row in conn.execute("SELECT function, value_names FROM results")}
+    expected = [promise for function, value, promise in [
+        ("df_length", "string:NULL", "df_length accepts s = NULL"),
+        ("df_open", "string:EMPTY", "df_open answers path = EMPTY with an error"),
+        ("df_open", "string:NULL", "df_open answers path = NULL with an error")]
+        if (function, value) not in held]
+    assert expected and [n.split(": ", 2)[2] for n in notes] == [
+        f"{p}: no case of this run holds it" for p in expected]
+    assert all(re.match(r"note: defects\.yaml:\d+: ", n) for n in notes)

@@ -85,6 +85,8 @@ def cmd_run(args):
         triage.record_latest(args.db, spec, ran.plugin)  # what was stored, stopped or not
     if ran.code == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - ran.started))
+        for note in triage.unheld_promises(args.db, spec):
+            print(note)
     elif ran.code in (Exit.INTERRUPTED, Exit.HARNESS):
         print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
               f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)

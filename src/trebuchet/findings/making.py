@@ -3,15 +3,17 @@ rules): when `trebuchet run` ends, stopped or not, and when `merge` has
 joined shards.  What the contract accepts is read from the spec and from
 the executor's listing of the run's own values (the dictionary it drew
 from), so a report made later, elsewhere, needs neither."""
+import contextlib
 import os
 import sqlite3
+from pathlib import Path
 
 from trebuchet.findings import violations as contract, storage as findings_store
 from trebuchet.findings import signature as findings_model
 from trebuchet.harness import crash_sites as symbolize
 from trebuchet.store import database as store
 from trebuchet.store import findings as findings_tables
-from trebuchet.store.runs import RunInfo, newest_run_any
+from trebuchet.store.runs import RunInfo, newest_run_any, selection
 
 from trebuchet.build import plugins as build
 from trebuchet.harness import executor
@@ -74,6 +76,38 @@ def broken_promise(spec, result, dictionary=None, plugin=None):
         return judged.broken_by_crash(case)
     broken = judged.broken_by_return(case) if case.outcome == "PASS" else None
     return broken[2] if broken else None
+
+
+UNHELD_SHOWN = 5  # notes of promises no case held, before "and N more"
+
+
+def unheld_promises(db, spec):
+    """Notes, one line each, of the contract's promises (a value accepted,
+    or answered with an error) that no case of the target's newest run
+    held: a capped or pinned run leaves a promise untested, which a run
+    without a violation does not say."""
+    with contextlib.closing(store.connect(db)) as conn:
+        run = newest_run_any(conn, spec.target)
+        held = {(fn, i, v) for fn, i, v, _ in findings_tables.value_verdicts(conn, run)}
+        ran = set(selection(conn, run))
+    notes = []
+    for f in spec.functions:
+        if f.name not in ran:
+            continue
+        index = {p.name: i for i, p in enumerate(f.params)}
+        promised = [(p, v, p.where, f"accepts {p.name} = {v}")
+                    for p in f.params for v in p.accepts]
+        promised += [(f.params[index[name]], v, f.returns_where,
+                      f"answers {name} = {v} with an error")
+                     for rule in (f.contract.errors if f.contract else ())
+                     for name, values in rule.when if name in index for v in values]
+        for p, value, (path, line), words in promised:
+            if (f.name, index[p.name], f"{p.datatype}:{value}") not in held:
+                notes.append(f"note: {Path(path).name}:{line}: {f.name} {words}: no case of"
+                             f" this run holds it")
+    more = len(notes) - UNHELD_SHOWN
+    return notes[:UNHELD_SHOWN] + ([f"note: and {more} more promises no case held"]
+                                   if more > 0 else [])
 
 
 def libraries_without_debug_info(conn, run):
