@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 12;
+PRAGMA user_version = 13;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -237,4 +237,53 @@ CREATE TABLE IF NOT EXISTS bench_results (
     sys_s       REAL    NOT NULL,   -- system CPU seconds of the benchmark process
     elapsed_s   REAL    NOT NULL,   -- wall-clock seconds from its start to its reaping
     PRIMARY KEY (run_id, benchmark, block, library, repetition)
+);
+
+-- One `trebuchet bench protection`: TR-96-20's services (bench/protection/)
+-- under each protection scheme, every scheme at every benchmark instance in
+-- every repetition.
+CREATE TABLE IF NOT EXISTS protection_runs (
+    id              INTEGER PRIMARY KEY,
+    host            TEXT    NOT NULL,
+    harness_version TEXT    NOT NULL,
+    schemes         TEXT    NOT NULL,   -- comma-separated, those run (the skipped are in skipped)
+    benchmarks      TEXT    NOT NULL,   -- comma-separated: nullc, md5, nsieve, tdbm
+    places          TEXT    NOT NULL,   -- comma-separated: same (one CPU), split (a server on a second)
+    reps            INTEGER NOT NULL,
+    instructions    INTEGER NOT NULL,   -- 1: callgrind counted each in-process scheme's calls once
+    skipped         TEXT    NOT NULL,   -- "scheme: why" a line, the schemes that cannot run here
+    started         TEXT    NOT NULL,   -- UTC, ISO 8601
+    finished        TEXT                -- NULL until every measurement is stored
+);
+
+-- One line of `protbench run`: one benchmark instance under one scheme, once.
+CREATE TABLE IF NOT EXISTS protection_results (
+    run_id      INTEGER NOT NULL REFERENCES protection_runs(id),
+    repetition  INTEGER NOT NULL,   -- 1..reps
+    sequence    INTEGER NOT NULL,   -- order of the measurement within the run, from 1
+    scheme      TEXT    NOT NULL,   -- none, checks, guard-mask, process-copy, pageprot, rust, ...
+    place       TEXT    NOT NULL,   -- same, split
+    benchmark   TEXT    NOT NULL,   -- nullc, md5, nsieve, tdbm_i, tdbm_f, tdbm_d
+    size        INTEGER NOT NULL,   -- nullc: calls; md5: bytes; nsieve: the limit; tdbm: words
+    grain       INTEGER NOT NULL,   -- work per call: bytes, candidates, or 1 (tdbm)
+    calls       INTEGER NOT NULL,   -- crossings into the service
+    ns          INTEGER NOT NULL,   -- wall time of the calls (CLOCK_MONOTONIC)
+    result      TEXT    NOT NULL,   -- what the calls computed, the same under every scheme
+    PRIMARY KEY (run_id, repetition, scheme, place, benchmark, size, grain)
+);
+
+-- Callgrind's count of one instance's calls under one in-process scheme
+-- (the instructions of the caller's process, from the call into the
+-- scheme to its return; a kernel's work is not seen), with its simulated
+-- first-level and last-level cache misses.
+CREATE TABLE IF NOT EXISTS protection_instructions (
+    run_id       INTEGER NOT NULL REFERENCES protection_runs(id),
+    scheme       TEXT    NOT NULL,
+    benchmark    TEXT    NOT NULL,
+    size         INTEGER NOT NULL,
+    grain        INTEGER NOT NULL,
+    instructions INTEGER NOT NULL,
+    d1_misses    INTEGER NOT NULL,   -- first-level data cache misses, reads and writes
+    ll_misses    INTEGER NOT NULL,   -- last-level misses, instructions and data
+    PRIMARY KEY (run_id, scheme, benchmark, size, grain)
 );

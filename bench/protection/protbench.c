@@ -15,10 +15,13 @@
  * every instance under every scheme, the schemes' order rotated by one each
  * repetition; a scheme is opened (its server started) before, and closed
  * after, each measurement, outside the timed calls.
+ * --first-rep K numbers the repetitions from K (default 0), the scheme order
+ * rotated as the K-th: a caller running one repetition at a time keeps the
+ * rotation.
  *
  *   protbench list
  *   protbench run [--schemes A,B] [--bench nullc,md5,nsieve,tdbm] [--size N,..] [--grain G,..]
- *                 [--reps R] [--warmup W] [--place any|same|split] [--words FILE]
+ *                 [--reps R] [--first-rep K] [--warmup W] [--place any|same|split] [--words FILE]
  *   protbench fault SCHEME [--then-crash]
  */
 #ifndef _GNU_SOURCE
@@ -51,7 +54,7 @@ struct options {
 	int nschemes;
 	unsigned benches;           /* bit per bench */
 	struct list sizes, grains;  /* overrides */
-	int reps, warmup;
+	int reps, first_rep, warmup;
 	enum placement place;
 	int cpu[2];
 	const char *words;
@@ -79,7 +82,8 @@ static const char *place_name(enum placement p)
 	return p == PLACE_SAME ? "same" : p == PLACE_SPLIT ? "split" : "any";
 }
 
-static void emit(const struct run *run, const char *bench, uint64_t calls, uint64_t ns, const char *check)
+/* not inlined: callgrind dumps its counts after each (--dump-after=emit) */
+static __attribute__((noinline)) void emit(const struct run *run, const char *bench, uint64_t calls, uint64_t ns, const char *check)
 {
 	if (!run->print)
 		return;
@@ -89,6 +93,14 @@ static void emit(const struct run *run, const char *bench, uint64_t calls, uint6
 }
 
 /* the bytes md5 hashes and nullc's blocks start as (tests compute the same) */
+/* every timed call goes through here, so that callgrind can count what the
+ * calls run and nothing else (`--toggle-collect=invoke`, the Python
+ * command's --instructions) */
+static __attribute__((noinline)) int64_t invoke(struct scheme_ctx *ctx, struct svc_req *r)
+{
+	return ctx->scheme->call(ctx, r);
+}
+
 static void fill_pattern(uint8_t *p, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
@@ -117,7 +129,7 @@ static int nullc_run(struct run *run)
 	for (uint64_t i = 0; i < run->size; i++) {
 		struct svc_req r = { .op = SVC_NULLC, .flags = SVC_INOUT, .in = block, .in_len = run->grain,
 				     .out = block, .out_len = run->grain };
-		int64_t got = run->ctx->scheme->call(run->ctx, &r);
+		int64_t got = invoke(run->ctx, &r);
 
 		if (got < 0)
 			return (int)got;
@@ -150,7 +162,7 @@ static int md5_run(struct run *run)
 		int64_t got;
 
 		r.flags = (off == 0 ? SVC_FIRST : 0) | (off + n >= run->size ? SVC_LAST : 0);
-		got = run->ctx->scheme->call(run->ctx, &r);
+		got = invoke(run->ctx, &r);
 		if (got < 0)
 			return (int)got;
 	}
@@ -177,7 +189,7 @@ static int nsieve_run(struct run *run)
 		struct svc_req r = { .op = SVC_NSIEVE, .flags = lo == 0 ? SVC_FIRST : 0,
 				     .arg = lo == 0 ? run->size : lo,
 				     .arg2 = flags - lo < run->grain ? flags - lo : run->grain };
-		int64_t got = run->ctx->scheme->call(run->ctx, &r);
+		int64_t got = invoke(run->ctx, &r);
 
 		if (got < 0)
 			return (int)got;
@@ -242,7 +254,7 @@ static int64_t tdbm_op(struct scheme_ctx *ctx, uint32_t op, const uint8_t *key, 
 {
 	struct svc_req r = { .op = op, .arg = arg, .in = key, .in_len = strlen((const char *)key) };
 
-	return ctx->scheme->call(ctx, &r);
+	return invoke(ctx, &r);
 }
 
 /* insert every word (value: its number), fetch N/2 drawn at random, delete the odd-numbered */
@@ -492,7 +504,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: protbench list\n"
 			"       protbench run [--schemes A,B] [--bench nullc,md5,nsieve,tdbm] [--size N,..] [--grain G,..]\n"
-			"                     [--reps R] [--warmup W] [--place any|same|split] [--words FILE]\n"
+			"                     [--reps R] [--first-rep K] [--warmup W] [--place any|same|split] [--words FILE]\n"
 			"       protbench fault SCHEME [--then-crash]\n");
 	return 2;
 }
@@ -534,6 +546,8 @@ static int cmd_run(int argc, char **argv)
 				return usage();
 		} else if (strcmp(a, "--reps") == 0) {
 			opt.reps = atoi(v);
+		} else if (strcmp(a, "--first-rep") == 0) {
+			opt.first_rep = atoi(v);
 		} else if (strcmp(a, "--warmup") == 0) {
 			opt.warmup = atoi(v);
 		} else if (strcmp(a, "--place") == 0) {
@@ -549,14 +563,14 @@ static int cmd_run(int argc, char **argv)
 	if (!schemes_given)
 		for (const struct scheme *s = schemes; s->name; s++)
 			add_scheme(&opt, s);
-	if (opt.reps < 1 || opt.warmup < 0 || opt.nschemes == 0)
+	if (opt.reps < 1 || opt.first_rep < 0 || opt.warmup < 0 || opt.nschemes == 0)
 		return usage();
 	if ((opt.benches & (1u << (NBENCH - 1))) && words_load(opt.words) != 0)
 		return 1;
 	if (pick_cpus(&opt) != 0)
 		return 1;
 	printf("rep\tscheme\tplace\tbench\tsize\tgrain\tcalls\tns\tns_per_call\tcheck\n");
-	for (int rep = 0; rep < opt.reps; rep++)
+	for (int rep = opt.first_rep; rep < opt.first_rep + opt.reps; rep++)
 		for (int b = 0; b < NBENCH; b++)
 			if ((opt.benches & (1u << b)) && run_bench(&opt, &benches[b], rep) != 0)
 				return 1;

@@ -114,9 +114,31 @@ def _env():
     return env
 
 
+def protection_page(i, report):
+    """The file name of the i-th protection run's page."""
+    return "protection.html" if len(report.protection) == 1 else f"protection_{i + 1}.html"
+
+
+def _protection_figure(key):
+    return key[:2] in ("g_", "h_", "i_") and "_protection_" in key
+
+
+def write_protection_pages(out, report, figures, version):
+    """One page per protection run: its figures, ratios and assertions."""
+    template = _env().get_template("protection.html.j2")
+    for i, run in enumerate(report.protection):
+        suffix = f"_{i + 1}" if len(report.protection) > 1 else ""
+        mine = {k: v for k, v in figures.items() if _protection_figure(k)
+                and (k.endswith(suffix) or f"{suffix}_" in k or not suffix)}
+        (out / protection_page(i, report)).write_text(
+            template.render(p=run, figures=mine, version=version, runs=[]))
+
+
 def write_index(out, report, figures, version):
     runs = [RunRow(t.info, t.db) for t in report.targets]
-    html = _env().get_template("index.html.j2").render(
+    figures = {k: v for k, v in figures.items() if not _protection_figure(k)}
+    protection = [(protection_page(i, report), p) for i, p in enumerate(report.protection)]
+    html = _env().get_template("index.html.j2").render(protection=protection,
         targets=report.targets, equivalents=report.equivalents, hardening=report.hardening,
         study=report.study, study_figures=report.study_figures, figures=figures, version=version,
         runs=runs, bench=report.bench, dictionaries=report.dictionaries, crash_scale=report.crash_scale,

@@ -26,6 +26,7 @@ from trebuchet.core.readable import plural, setup_why, stderr_text
 from trebuchet.store import repeats, results
 from trebuchet.store.runs import RunInfo, report_runs
 from trebuchet.study.bench_stats import bench_runs
+from trebuchet.study.protection_stats import protection_runs
 
 from trebuchet.findings import storage as findings_store
 
@@ -612,6 +613,7 @@ class Report:
     hardening: list                # [PairSet] a target vs the build that extends it
     study: dict = field(default_factory=lambda: dict(STUDY))
     bench: list = field(default_factory=list)  # [BenchRun] the newest of each store
+    protection: list = field(default_factory=list)  # [ProtectionRun] the newest of each store
     # [dictionaries.DictionaryColumn]: sfio and stdio under each dictionary
     dictionaries: list = field(default_factory=list)
     silent: list = field(default_factory=list)     # [crash_scale.ScaleTarget]
@@ -656,6 +658,7 @@ class Report:
             pairs=[p.as_dict() for p in self.pairs],
             hardened=[p.as_dict() for p in self.hardened],
             bench=[b.as_dict() for b in self.bench],
+            protection=[p.as_dict() for p in self.protection],
             dictionaries=[d.as_dict() for d in self.dictionaries],
             silent=[s.as_dict() for s in self.silent],
             hindering=[s.as_dict() for s in self.hindering],
@@ -705,7 +708,8 @@ def build_report(sources, spec_texts):
             f.note = texts.get(f.name, {}).get("note")
             f.equivalent = texts.get(f.name, {}).get("equivalent")
     found_pairs, hardened = _pairings(targets)
-    return Report(targets, found_pairs, hardened, bench=bench_runs(sources))
+    return Report(targets, found_pairs, hardened, bench=bench_runs(sources),
+                  protection=protection_runs(sources))
 
 
 @dataclass

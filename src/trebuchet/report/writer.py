@@ -40,7 +40,7 @@ def build(dbs, meanwhile=lambda: None):
     report.dictionaries = dictionaries.side_by_side(sources, reads.equivalents, report.targets)
     meanwhile()
     report.silent, report.hindering, report.corrupt = judged()
-    if not report.targets and not report.bench:
+    if not report.targets and not report.bench and not report.protection:
         raise TrebuchetError("no finished run in " + ", ".join(map(str, dbs)))
     return report, conns
 
@@ -97,4 +97,5 @@ def _write_summary(out, report, drawn):
     _write_csv(out / "functions.csv", metrics.FUNCTION_CSV_FIELDS, summary["functions"])
     _write_csv(out / "pairs.csv", metrics.PAIR_CSV_FIELDS, summary["pairs"])
     _write_csv(out / "hardened.csv", metrics.PAIR_CSV_FIELDS, summary["hardened"])
+    html.write_protection_pages(out, report, drawn, VERSION)
     html.write_index(out, report, drawn, VERSION)

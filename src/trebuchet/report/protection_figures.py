@@ -1,0 +1,70 @@
+"""The protection page's figures: TR-96-20's Figures 2, 3 and 4 drawn again
+from a `trebuchet bench protection` run (study/protection_stats.py), told
+apart by marker and line style, not colour alone.  Called from figures.py,
+which chose matplotlib's folder and backend and hands in its save."""
+import matplotlib.pyplot as plt
+
+from trebuchet.study.protection_stats import HARDWARE
+
+MARKERS = "os^vD<>px*h"
+STYLES = ("-", "--", ":", "-.")
+
+
+def _style(i):
+    return dict(marker=MARKERS[i % len(MARKERS)], linestyle=STYLES[i % len(STYLES)],
+                color=f"{0.6 * (i % 4) / 3:.2f}", markersize=4, linewidth=1)
+
+
+def _lines(save, out, name, run, place, bench, vary, schemes, value, title, xlabel, ylabel):
+    """One line per scheme of value(cell) against the varied parameter, on
+    log-log axes; returns what was drawn, read back from the artists."""
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    drawn = {}
+    for i, scheme in enumerate(schemes):
+        pts = [(getattr(c, vary), value(c)) for c in run.series(place, bench, scheme, vary)]
+        pts = [(x, y) for x, y in pts if y is not None and y > 0]
+        if not pts:
+            continue
+        line, = ax.plot(*zip(*pts), label=scheme, **_style(i))
+        drawn[scheme] = [[float(x), round(float(y), 6)] for x, y in zip(*line.get_data())]
+    if not drawn:
+        plt.close(fig)
+        return None
+    ax.set_xscale("log", base=2 if vary == "grain" else 10)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="major", linewidth=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
+    fig.suptitle(title, fontsize=9)
+    return dict(files=save(fig, out, name), title=title, lines=drawn)
+
+
+def protection_figures(out, report, save):
+    """{name: figure}: per protection run and placement, md5's time against
+    granularity (Figure 2), tdbm_d's against database size (Figure 3), and
+    md5's overhead against crossings (Figure 4)."""
+    figures = {}
+    for i, run in enumerate(report.protection):
+        for place in run.places:
+            suffix = (f"_{i + 1}" if len(report.protection) > 1 else "") + \
+                ("" if place == run.places[0] else f"_{place}")
+            n = run.repetitions
+            figures[f"g_protection_md5{suffix}"] = _lines(
+                save, out, f"figure_g_protection_md5{suffix}", run, place, "md5", "grain", run.schemes,
+                lambda c: c.ns.median / 1e6,
+                f"md5 over 512 KB, the paper's Figure 2: execution time against granularity"
+                f" (place {place}, median of {n})", "granularity: bytes a call", "time (ms)")
+            figures[f"h_protection_tdbm{suffix}"] = _lines(
+                save, out, f"figure_h_protection_tdbm{suffix}", run, place, "tdbm_d", "size",
+                run.schemes, lambda c: c.ns.median / 1e6,
+                f"tdbm_d, the paper's Figure 3: execution time against database size"
+                f" (place {place}, median of {n})", "words in the database", "time (ms)")
+            figures[f"i_protection_overhead{suffix}"] = _lines(
+                save, out, f"figure_i_protection_overhead{suffix}", run, place, "md5", "calls",
+                [s for s in HARDWARE if s in run.schemes],
+                lambda c: c.overhead.median / 1e3 if c.overhead else None,
+                f"md5, the paper's Figure 4: hardware protection's overhead against crossings,"
+                f" log-log (place {place}; slope 1 is the paper's 45 degrees)",
+                "crossings (calls into the service)", "overhead over the plain call (\u00b5s)")
+    return figures
