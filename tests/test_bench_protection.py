@@ -213,3 +213,18 @@ def test_the_report_page_draws_the_finished_run(hand_store, tmp_path):
         [[16.0, 8.0], [128.0, 64.0], [1024.0, 512.0]]
     assert all((out / f).is_file() for f in drawn["g_protection_md5"]["files"])
     assert 'href="protection.html"' in (out / "index.html").read_text()
+
+
+def test_instructions_are_counted_for_each_measured_instance(tmp_path):
+    db = tmp_path / "p.db"
+    trebuchet("bench", "protection", "--reps", 1, "--schemes", "none", "--benchmarks", "nullc",
+              "--instructions", "--db", db)
+    counted = query(db, "SELECT r.grain, i.instructions FROM protection_results r JOIN"
+                        " protection_instructions i USING (run_id, scheme, benchmark, size, grain)"
+                        " ORDER BY r.grain")
+    assert len(counted) == 17 == query(db, "SELECT count(*) FROM protection_results")[0][0]
+    # nullc touches each page of its block: the same work up to a page, more with each page
+    within_a_page = {n for grain, n in counted if grain <= 4096}
+    assert len(within_a_page) == 1 and within_a_page.pop() > 0
+    beyond = [n for grain, n in counted if grain >= 4096]
+    assert all(a < b for a, b in zip(beyond, beyond[1:]))

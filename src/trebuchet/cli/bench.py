@@ -104,8 +104,10 @@ def cmd_bench_protection(args):
                                args.instructions, sys.stderr.isatty(), args.tsv)
     summary = protection_stats.protection_summary(store.connect(args.db), run, args.db)
     print(protection_text.as_text(summary))
-    print(f"bench protection: run {run}, {len(summary.cells) // len(places)} scheme x instance pairs x "
-          f"{args.reps} repetitions x {len(places)} placement(s) in {time.monotonic() - started:.0f} s, stored in {args.db}")
+    pairs = len(summary.cells) // len(places)
+    print(f"bench protection: run {run}, {pairs} scheme x instance pairs x {args.reps}"
+          f" repetitions x {len(places)} placement(s) in {time.monotonic() - started:.0f} s,"
+          f" stored in {args.db}")
     return Exit.OK
 
 

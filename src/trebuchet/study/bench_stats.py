@@ -247,11 +247,17 @@ def bench_summary(conn, run, db=""):
     return BenchRun(bench_tables.run_row(conn, run), str(db), configs)
 
 
-def bench_runs(sources):
-    """[BenchRun]: the newest finished bench run of each store that has one."""
+def newest_of_each(sources, newest_finished_run, summary):
+    """[summary(conn, run, db)] of the newest finished run of each store
+    (conn, db) that has one, newest_finished_run(conn) finding it."""
     out = []
     for conn, db in sources:
-        run = bench_tables.newest_finished_run(conn)
+        run = newest_finished_run(conn)
         if run is not None:
-            out.append(bench_summary(conn, run, db))
+            out.append(summary(conn, run, db))
     return out
+
+
+def bench_runs(sources):
+    """[BenchRun]: the newest finished bench run of each store that has one."""
+    return newest_of_each(sources, bench_tables.newest_finished_run, bench_summary)

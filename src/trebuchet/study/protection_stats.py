@@ -9,7 +9,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from trebuchet.study.bench_stats import Interval
+from trebuchet.study.bench_stats import Interval, newest_of_each
 from trebuchet.store import protection as tables
 
 # the paper's hardware-based options (a boundary the CPU or kernel keeps)
@@ -303,9 +303,4 @@ def protection_summary(conn, run, db=""):
 
 def protection_runs(sources):
     """[ProtectionRun]: the newest finished protection run of each store that has one."""
-    out = []
-    for conn, db in sources:
-        run = tables.newest_finished_run(conn)
-        if run is not None:
-            out.append(protection_summary(conn, run, db))
-    return out
+    return newest_of_each(sources, tables.newest_finished_run, protection_summary)
