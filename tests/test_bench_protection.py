@@ -212,6 +212,7 @@ def test_the_report_page_draws_the_finished_run(hand_store, tmp_path):
     assert drawn["i_protection_overhead"]["lines"]["pageprot"] == \
         [[16.0, 8.0], [128.0, 64.0], [1024.0, 512.0]]
     assert all((out / f).is_file() for f in drawn["g_protection_md5"]["files"])
+    assert drawn["j_protection_normalized"]["lines"]["rust"] == [[512.0, 0.25], [4096.0, 0.25], [32768.0, 0.25]]
     assert 'href="protection.html"' in (out / "index.html").read_text()
 
 

@@ -4,7 +4,7 @@ apart by marker and line style, not colour alone.  Called from figures.py,
 which chose matplotlib's folder and backend and hands in its save."""
 import matplotlib.pyplot as plt
 
-from trebuchet.study.protection_stats import HARDWARE
+from trebuchet.study.protection_stats import HARDWARE, SOFTWARE
 
 MARKERS = "os^vD<>px*h"
 STYLES = ("-", "--", ":", "-.")
@@ -15,14 +15,16 @@ def _style(i):
                 color=f"{0.6 * (i % 4) / 3:.2f}", markersize=4, linewidth=1)
 
 
-def _lines(save, out, name, run, place, bench, vary, schemes, value, title, xlabel, ylabel):
+def _lines(save, out, name, run, place, bench, vary, schemes, value, title, xlabel, ylabel,
+           logy=True):
     """One line per scheme of value(cell) against the varied parameter, on
-    log-log axes; returns what was drawn, read back from the artists."""
+    log-log axes (log-linear without logy); returns what was drawn, read
+    back from the artists."""
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     drawn = {}
     for i, scheme in enumerate(schemes):
         pts = [(getattr(c, vary), value(c)) for c in run.series(place, bench, scheme, vary)]
-        pts = [(x, y) for x, y in pts if y is not None and y > 0]
+        pts = [(x, y) for x, y in pts if y is not None and (y > 0 or not logy)]
         if not pts:
             continue
         line, = ax.plot(*zip(*pts), label=scheme, **_style(i))
@@ -31,7 +33,10 @@ def _lines(save, out, name, run, place, bench, vary, schemes, value, title, xlab
         plt.close(fig)
         return None
     ax.set_xscale("log", base=2 if vary == "grain" else 10)
-    ax.set_yscale("log")
+    if logy:
+        ax.set_yscale("log")
+    else:
+        ax.axhline(0, color="black", linewidth=0.5)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", linewidth=0.3)
@@ -42,8 +47,9 @@ def _lines(save, out, name, run, place, bench, vary, schemes, value, title, xlab
 
 def protection_figures(out, report, save):
     """{name: figure}: per protection run and placement, md5's time against
-    granularity (Figure 2), tdbm_d's against database size (Figure 3), and
-    md5's overhead against crossings (Figure 4)."""
+    granularity (Figure 2), tdbm_d's against database size (Figure 3),
+    md5's overhead against crossings (Figure 4) and its normalized overhead
+    against granularity (Figure 5)."""
     figures = {}
     for i, run in enumerate(report.protection):
         for place in run.places:
@@ -67,4 +73,11 @@ def protection_figures(out, report, save):
                 f"md5, the paper's Figure 4: hardware protection's overhead against crossings,"
                 f" log-log (place {place}; slope 1 is the paper's 45 degrees)",
                 "crossings (calls into the service)", "overhead over the plain call (\u00b5s)")
+            figures[f"j_protection_normalized{suffix}"] = _lines(
+                save, out, f"figure_j_protection_normalized{suffix}", run, place, "md5", "grain",
+                [s for s in SOFTWARE + ("checks", "kernel-floor") if s in run.schemes],
+                lambda c: c.ratio.median - 1 if c.ratio else None,
+                f"md5, the paper's Figure 5: normalized overhead (time over the plain call's,"
+                f" less 1) against granularity (place {place}; flat for software protection)",
+                "granularity: bytes a call", "normalized overhead", logy=False)
     return figures
