@@ -31,7 +31,9 @@ PAGE = 4096
 # what decides an assertion here (docs/protection.md says why)
 SLOPE_BAND = (0.8, 1.2)         # assertion 1: a 45-degree line, give or take
 FLAT_BAND = 0.1                 # assertion 2: beta-1 within this of its median
-MISS_FACTOR = 1.25              # assertion 3: misses per instruction at most this x the plain call's
+MISS_FACTOR = 1.25              # assertion 3: misses per instruction at most this x the plain call's,
+MISS_FLOOR = 1.0                # or at most this many per 1,000 more (under 0.1 cycle an
+                                # instruction at 100 cycles a miss)
 SHARE_FACTOR = 2.0              # assertion 4: copying's premium per byte, small over large
 PAPER_BREAK_EVEN = 1000         # assertion 5: instructions
 
@@ -74,7 +76,10 @@ class ProtectionRun:
 
     @property
     def places(self):
-        return list(dict.fromkeys(c.place for c in self.cells))
+        """same before split: the first decides the assertions."""
+        seen = set(c.place for c in self.cells)
+        return [p for p in ("same", "split", "any") if p in seen] + \
+            sorted(seen - {"same", "split", "any"})
 
     @property
     def schemes(self):
@@ -206,23 +211,29 @@ def assertion_3(run):
     if not run.counts:
         return Assertion(3, claim, paper, "needs callgrind's cache simulation: run with"
                          " --instructions", "not measured")
-    worst = None
-    for (scheme, bench, size, grain), (ir, d1, ll) in run.counts.items():
+    worst = None   # the largest excess over what is allowed, at the paper's instances
+    for (bench, size, grain), title in REFERENCE:
         base = run.counts.get(("none", bench, size, grain))
-        if scheme == "none" or not base or not ir or not base[0]:
+        if not base or not base[0]:
             continue
-        mine, plain = (d1 + ll) / ir * 1000, (base[1] + base[2]) / base[0] * 1000
-        factor = mine / plain if plain else (1.0 if not mine else math.inf)
-        if worst is None or factor > worst[0]:
-            worst = (factor, scheme, bench, size, grain, mine, plain)
+        plain = (base[1] + base[2]) / base[0] * 1000
+        for scheme in run.schemes:
+            got = run.counts.get((scheme, bench, size, grain))
+            if scheme == "none" or not got or not got[0]:
+                continue
+            mine = (got[1] + got[2]) / got[0] * 1000
+            excess = mine - max(MISS_FACTOR * plain, plain + MISS_FLOOR)
+            if worst is None or excess > worst[0]:
+                worst = (excess, scheme, title, mine, plain)
     if worst is None:
-        return Assertion(3, claim, paper, "no scheme counted beside the plain call", "not measured")
-    factor, scheme, bench, size, grain, mine, plain = worst
+        return Assertion(3, claim, paper, "no scheme counted beside the plain call at the paper's"
+                         " instances", "not measured")
+    excess, scheme, title, mine, plain = worst
     return Assertion(3, claim, paper,
-                     f"largest change in simulated cache misses per 1,000 instructions: {scheme} on"
-                     f" {bench} ({size}, {grain}), {_fmt(mine)} against the plain call's"
-                     f" {_fmt(plain)} ({_fmt(factor)}x)",
-                     "holds" if factor <= MISS_FACTOR else "does not hold")
+                     f"simulated cache misses per 1,000 instructions at the paper's instances, the"
+                     f" largest change: {scheme} on {title}, {_fmt(mine)} against the plain"
+                     f" call's {_fmt(plain)}",
+                     "holds" if excess <= 0 else "does not hold")
 
 
 def _copy_premium(run, place, cell):
@@ -253,6 +264,12 @@ def assertion_4(run):
                      "holds" if l <= 0 or s >= SHARE_FACTOR * l else "does not hold")
 
 
+def _median_over_md5(run, place, scheme, value):
+    """The median of value(cell) over md5's granularities, or None."""
+    got = [v for v in (value(c) for c in run.series(place, "md5", scheme)) if v is not None]
+    return statistics.median(got) if got else None
+
+
 def assertion_5(run):
     claim = ("Technology favours hardware protection: the service size above which it is cheaper"
              " than software protection falls.")
@@ -261,25 +278,25 @@ def assertion_5(run):
     place = run.places[0] if run.places else None
     hw = next((s for s in ("pkey", "pageprot", "process-shm") if s in run.schemes), None)
     sw = next((s for s in SOFTWARE if s in run.schemes), None)
-    inst = ("md5", 524288, 512)
-    h, w, u = (run.cell(place, *inst, s) if s else None for s in (hw, sw, "none"))
-    if not (h and w and u and h.overhead and w.ratio):
-        return Assertion(5, claim, paper, "needs a hardware and a software scheme on md5 at"
-                         " G=512", "not measured")
-    per_call = h.overhead.median / h.calls
-    beta = w.ratio.median - 1
+    # medians over md5's granularities: one instance is at the mercy of one noisy repetition
+    per_call = hw and _median_over_md5(
+        run, place, hw, lambda c: c.overhead.median / c.calls if c.overhead else None)
+    beta = sw and _median_over_md5(run, place, sw, lambda c: c.ratio.median - 1 if c.ratio else None)
+    if per_call is None or beta is None:
+        return Assertion(5, claim, paper, "needs a hardware and a software scheme on md5",
+                         "not measured")
+    said = f"{hw}'s overhead a call {per_call:.0f} ns, {sw}'s beta-1 {_fmt(beta)} (medians over md5)"
     if beta <= 0:
-        return Assertion(5, claim, paper,
-                         f"{sw} is no slower than the plain call on md5 G=512 (beta-1 {_fmt(beta)}):"
-                         f" software protection is cheaper at any service size", "does not hold")
+        return Assertion(5, claim, paper, f"{said}: software protection is no slower than the plain"
+                         " call, so cheaper at any service size", "does not hold")
     ns = per_call / beta
-    counted = run.counts.get(("none",) + inst)
-    text = (f"{hw}'s overhead a call {per_call:.0f} ns / {sw}'s beta-1 {_fmt(beta)} on md5 G=512:"
-            f" break-even at a service of {ns:.0f} ns")
-    if not counted:
+    text = f"{said}: break-even at a service of {ns:.0f} ns"
+    per_ns = _median_over_md5(run, place, "none", lambda c: (
+        run.counts[("none", c.bench, c.size, c.grain)][0] / c.ns.median
+        if ("none", c.bench, c.size, c.grain) in run.counts else None))
+    if per_ns is None:
         return Assertion(5, claim, paper, text + "; in instructions needs --instructions",
                          "not measured")
-    per_ns = counted[0] / u.ns.median
     instructions = ns * per_ns
     return Assertion(5, claim, paper, text + f", {instructions:,.0f} instructions (the plain call"
                      f" runs {per_ns:.2f} a ns)",
