@@ -80,11 +80,13 @@ def test_it_resumes_and_a_second_pass_of_the_same_sample_finds_the_same(checked,
     db, out = checked
     again = trebuchet("memcheck", "--db", db, "--sample", "3").stdout
     assert "(0 cases checked now" in again
-    # the same run checked afresh: the same cases, the same verdicts
+    # two functions' cases checked afresh, a corrupt one's and a clean one's
+    # (a Valgrind a case: the whole sample again would take as long as the
+    # fixture): the same cases, the same verdicts
     copy = tmp_path / "again.db"
     shutil.copy(db, copy)
     with sqlite3.connect(copy) as conn:
-        conn.execute("DELETE FROM memcheck")
+        conn.execute("DELETE FROM memcheck WHERE function IN ('lt_overflow', 'lt_clean')")
     trebuchet("memcheck", "--db", copy, "--sample", "3", "--quiet")
     assert [r[:5] for r in rows(copy)] == [r[:5] for r in rows(db)]
 

@@ -85,8 +85,12 @@ def _assert_same(first, second):
 def test_a_whole_sfio_campaign_is_deterministic(tmp_path):
     db = tmp_path / "twice.db"
     names = [f.name for f in specs.load(ROOT / "targets/sfio/sfio.yaml").functions]
-    first, second = _twice(db, "--functions", ",".join(n for n in names if n != SLOW))
-    assert len(first) > 40000
+    # at most 600 cases a function, drawn over each whole product: a quarter
+    # of the campaign's 51,000 cases, every function (the same draw twice;
+    # test_same_outcome_anywhere.py runs some of them at other paths and jobs)
+    first, second = _twice(db, "--functions", ",".join(n for n in names if n != SLOW),
+                           "--cap", "600")
+    assert len(first) > 13000
     _assert_same(first, second)
     first, second = _twice(db, "--functions", SLOW, "--cap", "120", "--timeout", "4")
     assert len(first) == 120 and {o[0] for o in first.values()} == {"PASS", "ABORT", "RESTART"}
