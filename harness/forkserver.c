@@ -44,8 +44,8 @@
 #include "world.h"
 
 #define QUEUE_SIZE 1024
-/* The records' mapping is as large, and sealed whole, whatever --jobs is.
- * Its size decided where every later mapping went, a value's pages
+/* The records' mapping is as large whatever --jobs is (channel.c seals
+ * the slots in use during a call and closes the rest).  Its size decided where every later mapping went, a value's pages
  * included: with two slots a server (--jobs 3 and more on two cores)
  * instead of one, the mapping took two pages, every value's page and its
  * guard landed a page lower, and fmemopen's write, which reads the last
@@ -601,7 +601,8 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
-	tb_channel_set(records, TB_SERVER_MAX_JOBS);
+	if (tb_channel_set(records, cfg->jobs, TB_SERVER_MAX_JOBS))
+		die("protecting the unused records");
 	/* after the sandbox, which resets every signal's disposition */
 	if (cfg->crash_sites && tb_crashsite_install(records, cfg->jobs))
 		die("installing the crash handler");
