@@ -76,6 +76,7 @@ struct slot {
 	struct tb_request req;
 	long long start_us;
 	long long deadline_us;
+	long long timeout_us;  /* its deadline's step: --timeout, more on a second look */
 	struct tb_record *record;
 	char dir[16];    /* its directory in the scratch root */
 	int dir_fd;      /* kept open to empty it after each case */
@@ -128,6 +129,7 @@ static void launch(struct server *s, struct slot *slot)
 	struct tb_request req = s->queue[s->head];
 	struct tb_record *record = slot->record;
 	int err_fd = slot->err_fd;
+	int look = req.second_look ? TB_SECOND_LOOK : 1;
 	char dir[sizeof(slot->dir)];
 	pid_t pid;
 
@@ -146,14 +148,15 @@ static void launch(struct server *s, struct slot *slot)
 		die("fork");
 	if (pid == 0)
 		tb_case_run(&cfg->sandbox, &cfg->target->functions[req.fn], req.case_index,
-			    record, dir, err_fd);
+			    record, dir, err_fd, cfg->sandbox.cpu_seconds * (rlim_t)look);
 	/* no setpgid(pid, pid) here: until the child has made its group, the
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
 	slot->timed_out = 0;
 	slot->kill_at_us = 0;
 	slot->extensions = 0;
-	slot->deadline_us = slot->start_us + s->cfg->timeout_ms * 1000;
+	slot->timeout_us = s->cfg->timeout_ms * 1000LL * look;
+	slot->deadline_us = slot->start_us + slot->timeout_us;
 	s->running++;
 }
 
@@ -235,7 +238,8 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 		.status = status, .timed_out = slot->timed_out, .record = slot->record,
 		.cpu_us = (long long)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000 +
 			  ru->ru_utime.tv_usec + ru->ru_stime.tv_usec,
-		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000,
+		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000 *
+				(slot->req.second_look ? TB_SECOND_LOOK : 1),
 	};
 	struct tb_result result, *res = &result;
 	long long now = tb_now_us();
@@ -246,7 +250,9 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	res->fn = slot->req.fn;
 	res->case_index = slot->req.case_index;
 	res->tag = slot->req.tag;
+	res->second_look = slot->req.second_look;
 	res->duration_us = now - slot->start_us;
+	res->cpu_us = obs.cpu_us;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	take_stderr(slot, res);
@@ -355,7 +361,7 @@ static long long watchdog(struct server *s)
 			due = slot->kill_at_us;
 		} else if (now >= slot->deadline_us && is_runnable(slot->pid) &&
 			   ++slot->extensions < WALL_LIMIT) {
-			due = slot->deadline_us += s->cfg->timeout_ms * 1000;
+			due = slot->deadline_us += slot->timeout_us;
 		} else if (now >= slot->deadline_us) {
 			deadline_passed(s, slot, now);
 			due = slot->kill_at_us;

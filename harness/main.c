@@ -334,7 +334,7 @@ static int single_cases(const struct tb_options *o, const struct tb_target *t,
 		}
 	}
 	say_unsandboxed(pool, as_nobody);
-	rc = tb_repro(t, pool, cases, n, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
+	rc = tb_repro(t, pool, cases, n, !o->no_second_look, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
 	if (cases != &one)
 		free(cases);
 	return rc;
@@ -420,6 +420,7 @@ int main(int argc, char **argv)
 	}
 	sel = calloc((size_t)target.nfunctions + 1, sizeof(*sel));
 	c.selected = sel;
+	c.second_look = !o.no_second_look;
 	c.progress = o.progress == TB_PROGRESS_ON ||
 		     (o.progress == TB_PROGRESS_AUTO && isatty(2));
 	if (!sel || open_run(&o, &target, &c, sel)) {

@@ -125,8 +125,8 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 			       "INSERT INTO results (run_id, function, case_index, value_names,"
 			       " outcome, signal, exit_status, ret, errno, error_reported,"
 			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr,"
-			       " setup_errno, setup_reason)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       " setup_errno, setup_reason, second_look_cpu_us)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st->insert, NULL) != SQLITE_OK ||
 	    tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO crash_sites (run_id, function, case_index, signal, code,"
@@ -432,6 +432,7 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		tb_sqlite.bind_text(s, 17, r->setup_reason, (int)r->reason_len, SQLITE_STATIC);
 	else
 		tb_sqlite.bind_null(s, 17);
+	bind_optional(s, 18, r->second_look, r->cpu_us);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.reset(s);
 	if (rc != SQLITE_DONE)

@@ -4,6 +4,7 @@ from dataclasses import asdict
 
 from trebuchet.report import metrics
 from trebuchet.core import readable
+from trebuchet.store import slow_cases
 from trebuchet.store.runs import latest_runs
 
 
@@ -38,6 +39,8 @@ def as_text(targets):
             # the note as a shell comment: the line works pasted whole
             lines.append(f"     {t.repro_command(f.example_function, f.example_case)}"
                          f"  # --emit-c DIR: a standalone C reproducer")
+        if t.slow:
+            lines.append(f"  {slow_cases.described(t.slow)}")
     return "\n".join(lines)
 
 
@@ -46,6 +49,7 @@ def as_json(targets):
                  targeted=t.info.targeted() or None,
                  acceptable_failure_rate=t.acceptable.rate if t.acceptable else None,
                  failure_rate=t.failure_rate,
+                 slow=[asdict(c) for c in t.slow],
                  findings=[dict(asdict(f), violation=f.violation,
                                 repro=t.repro_command(f.example_function, f.example_case))
                            for f in t.findings])

@@ -23,6 +23,7 @@ from trebuchet.core import rates
 from trebuchet.core.outcomes import FAILING, is_failing
 from trebuchet.core.rates import wilson
 from trebuchet.core.readable import plural, setup_why, stderr_text
+from trebuchet.store import slow_cases
 from trebuchet.store.runs import RunInfo, report_runs
 from trebuchet.study.bench_stats import bench_runs
 
@@ -283,6 +284,7 @@ class TargetSummary:
     flaky: list = field(default_factory=list)  # [(function, case index, outcomes)]
     findings: list = field(default_factory=list)  # [findings_store.Stored], in their order
     acceptable: object = None  # findings_store.AcceptableRate: the rate over acceptable values
+    slow: list = field(default_factory=list)  # [slow_cases.SlowCase], the slowest first
 
     @property
     def violations(self):
@@ -498,7 +500,8 @@ def summarize(conn, target, run, db=""):
     return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
                          repeated=repeated[0] if repeated else 1,
                          flaky=[tuple(f) for f in flaky], findings=findings_store.stored(conn, run),
-                         acceptable=findings_store.acceptable_rate(conn, run))
+                         acceptable=findings_store.acceptable_rate(conn, run),
+                         slow=slow_cases.slow_cases(conn, run))
 
 
 def failing_cases(conn, run, function, limit):
