@@ -187,7 +187,7 @@ static void send_results(struct server *s)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			_exit(0);  /* the executor is gone: nothing left to do */
+			break;  /* the executor is gone or stopping: no one reads them */
 		p += n;
 		left -= (size_t)n;
 	}
@@ -469,7 +469,7 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 {
 	struct server *sp = new_server(cfg, result_fd);
 	struct pollfd fds[2];
-	sigset_t chld;
+	sigset_t chld, blocked;
 	int i;
 
 	for (i = 0; i < cfg->jobs; i++)
@@ -478,7 +478,12 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &chld, NULL))
+	/* and SIGPIPE: results written to an executor that stopped reading
+	 * fail with EPIPE, and the server still stops its cases (a test
+	 * process sets its own mask, testprocess.c) */
+	blocked = chld;
+	sigaddset(&blocked, SIGPIPE);
+	if (sigprocmask(SIG_BLOCK, &blocked, NULL))
 		die("sigprocmask");
 	fds[0].fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	fds[0].events = POLLIN;
@@ -685,13 +690,15 @@ int tb_server_stop(struct tb_server *srv)
 
 	if (srv->pid <= 0)
 		return 0;
+	/* both ends closed before the wait: a server stopped early may be
+	 * blocked writing results no one reads any more (their tails and
+	 * sites fill a pipe), and would wait for ever, and the executor on it */
 	if (srv->request_fd >= 0)
 		close(srv->request_fd);
-	srv->request_fd = -1;
-	while (waitpid(srv->pid, &status, 0) < 0 && errno == EINTR)
-		;
 	if (srv->result_fd >= 0)
 		close(srv->result_fd);
-	srv->result_fd = -1;
+	srv->request_fd = srv->result_fd = -1;
+	while (waitpid(srv->pid, &status, 0) < 0 && errno == EINTR)
+		;
 	return status;
 }

@@ -34,6 +34,7 @@
 #endif
 
 static volatile sig_atomic_t interrupted;
+static pid_t caller;  /* the parent it started with */
 
 static void on_signal(int sig)
 {
@@ -46,6 +47,7 @@ static void on_signal(int sig)
  * stops, so a killed CLI leaves no run going on behind a user's back. */
 static void die_with_parent(void)
 {
+	caller = getppid();
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() == 1)
 		raise(SIGTERM);
@@ -433,7 +435,12 @@ int main(int argc, char **argv)
 		rc = rc == TB_CAMPAIGN_DONE ? TB_EXIT_OK
 		   : rc == TB_CAMPAIGN_INTERRUPTED ? TB_EXIT_INTERRUPTED : TB_EXIT_HARNESS;
 	}
-	tb_store_close(c.store);
+	/* its caller killed: no one waits for it, and a resume may start at
+	 * once (the store is let go before the servers are stopped) */
+	if (getppid() != caller)
+		tb_store_let_go(c.store);
+	else
+		tb_store_close(c.store);
 	tb_pool_stop(&servers);
 	tb_remove_tree(AT_FDCWD, scratch);
 	free(sel);
