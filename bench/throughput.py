@@ -131,7 +131,7 @@ def main():
     }
     if args.baseline:
         measures["baseline"] = lambda: campaign_rate("selftest", args.jobs, st_return,
-                                                     args.baseline)[0]
+                                                     args.baseline, cpu_key="baseline")[0]
     samples = interleaved(args.repeat, measures)
     rate = {name: statistics.median(v) for name, v in samples.items()}
     bare, engine, unsandboxed = rate["bare"], rate["engine"], rate["unsandboxed"]
@@ -162,7 +162,10 @@ def main():
         print(f"  baseline {args.baseline}\n"
               f"                       {rate['baseline']:8.0f} cases/s   ratio "
               f"{rate['baseline'] / bare:.2f}  (this build runs {gain:.2f}x its rate, "
-              f"median of the turns' ratios)")
+              f"median of the turns' ratios)\n"
+              f"                       {statistics.median(cpu_per_case['baseline']):8.1f} µs CPU per"
+              f" case {spread(cpu_per_case['baseline'], '.1f')}   (this build"
+              f" {-100 * turn_cost(cpu_per_case['engine'], cpu_per_case['baseline']):+.1f}% CPU)")
     if not args.skip_stdio:
         cases = {}
 

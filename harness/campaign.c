@@ -2,6 +2,12 @@
  * A campaign (campaign.h).  At most WINDOW requests are outstanding, which
  * keeps every pipe below its capacity: neither side ever blocks writing,
  * so the executor and its fork servers cannot deadlock.
+ *
+ * A case the watchdog stopped is stored only after its second look
+ * (forkserver.h): its request is kept, and once every case of the run has
+ * been sent, the kept ones are run again, each in a fork server with
+ * nothing else in flight (one server per core: a core of its own).  A run
+ * stopped before then has not stored them: --resume runs them again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,12 @@
 /* a case's "datatype:VALUE" labels, and a function's datatype names, room
  * for 128 bytes a parameter */
 #define NAMES_MAX (TB_MAX_PARAMS * 128)
+
+/* The requests of the cases waiting for their second look. */
+struct second_looks {
+	struct tb_request *reqs;
+	size_t n, cap;
+};
 
 struct function_plan {
 	uint64_t *cases;  /* to run, ascending */
@@ -159,8 +171,10 @@ static void value_names(const struct tb_planned_function *pf, const struct funct
 	*p = '\0';
 }
 
-/* Sends requests until WINDOW are outstanding or none are left. */
-static int send_requests(struct tb_campaign *c, struct function_plan *plans, int *next)
+/* Sends requests until WINDOW are outstanding or none are left; once
+ * every case has been sent, a second look to each idle server. */
+static int send_requests(struct tb_campaign *c, struct function_plan *plans, int *next,
+			 struct second_looks *looks)
 {
 	struct tb_request batch[WINDOW];
 	size_t outstanding = tb_pool_outstanding(c->servers);
@@ -173,12 +187,35 @@ static int send_requests(struct tb_campaign *c, struct function_plan *plans, int
 			(*next)++;
 			continue;
 		}
-		batch[n].fn = (uint32_t)c->selected[*next];
-		batch[n].tag = 0;
-		batch[n].case_index = p->cases[p->sent++];
-		n++;
+		batch[n++] = (struct tb_request){ .fn = (uint32_t)c->selected[*next],
+						  .case_index = p->cases[p->sent++] };
 	}
-	return tb_pool_send(c->servers, batch, n);
+	if (n || *next < c->nselected)
+		return tb_pool_send(c->servers, batch, n);
+	while (looks->n && tb_pool_has_idle(c->servers)) {
+		struct tb_request look = looks->reqs[--looks->n];
+
+		look.second_look = 1;
+		if (tb_pool_send(c->servers, &look, 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* Keeps the request of a case that wants a second look. */
+static int keep_for_second_look(struct second_looks *looks, const struct tb_result *r)
+{
+	if (looks->n == looks->cap) {
+		size_t cap = looks->cap ? 2 * looks->cap : 64;
+		struct tb_request *more = realloc(looks->reqs, cap * sizeof(*more));
+
+		if (!more)
+			return -1;
+		looks->reqs = more;
+		looks->cap = cap;
+	}
+	looks->reqs[looks->n++] = (struct tb_request){ .fn = r->fn, .case_index = r->case_index };
+	return 0;
 }
 
 static int store_result(struct tb_campaign *c, struct function_plan *plans,
@@ -204,7 +241,8 @@ static int store_result(struct tb_campaign *c, struct function_plan *plans,
 	return 0;
 }
 
-static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_t remaining)
+static int run_results(struct tb_campaign *c, struct function_plan *plans,
+		       struct second_looks *looks, uint64_t remaining)
 {
 	struct tb_progress_line progress;
 	struct tb_result results[64];
@@ -214,7 +252,7 @@ static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_
 	while (remaining) {
 		if (*c->interrupted)
 			return tb_progress_end(&progress), TB_CAMPAIGN_INTERRUPTED;
-		if (send_requests(c, plans, &next))
+		if (send_requests(c, plans, &next, looks))
 			goto server_gone;
 		n = tb_pool_receive(c->servers, results, 64, TICK_MS);
 		if (n < 0)
@@ -222,10 +260,16 @@ static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_
 		if (tb_store_commit_due(c->store))
 			return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;
 		tb_progress_tick(&progress, tb_pool_running_longer(c->servers, LONG_RUNNING_US));
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			if (c->second_look && tb_wants_second_look(&results[i])) {
+				if (keep_for_second_look(looks, &results[i]))
+					return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;
+				continue;
+			}
 			if (store_result(c, plans, &results[i], &progress))
 				return tb_progress_end(&progress), TB_CAMPAIGN_FAILED;
-		remaining -= (uint64_t)n;
+			remaining--;
+		}
 	}
 	tb_progress_end(&progress);
 	return TB_CAMPAIGN_DONE;
@@ -233,6 +277,15 @@ server_gone:
 	tb_progress_end(&progress);
 	fprintf(stderr, "trebuchet-exec: a fork server died; run again with --resume\n");
 	return TB_CAMPAIGN_FAILED;
+}
+
+static int run_plans(struct tb_campaign *c, struct function_plan *plans, uint64_t remaining)
+{
+	struct second_looks looks = { 0 };
+	int rc = run_results(c, plans, &looks, remaining);
+
+	free(looks.reqs);
+	return rc;
 }
 
 int tb_campaign_run(struct tb_campaign *c)

@@ -26,6 +26,7 @@ struct tb_campaign {
 	const int *selected;  /* function indices, in run order */
 	int nselected;
 	int progress;
+	int second_look;      /* run a case the watchdog stopped again (forkserver.h) */
 	volatile sig_atomic_t *interrupted;
 };
 

@@ -13,8 +13,9 @@
 #include "record.h"
 
 /* Once, in a fork server, before its first fork: the mapping its test
- * processes inherit. */
-void tb_channel_set(struct tb_record *records, int n);
+ * processes inherit, of mapped records, the first used of them in use.
+ * The others are made inaccessible: 0, or -1 (errno). */
+int tb_channel_set(struct tb_record *records, int used, int mapped);
 
 /* In a test process: read-only from just before the call, writable again
  * once it returned, and in the crash handler before it writes the site. */

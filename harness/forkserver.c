@@ -44,8 +44,8 @@
 #include "world.h"
 
 #define QUEUE_SIZE 1024
-/* The records' mapping is as large, and sealed whole, whatever --jobs is.
- * Its size decided where every later mapping went, a value's pages
+/* The records' mapping is as large whatever --jobs is (channel.c seals
+ * the slots in use during a call and closes the rest).  Its size decided where every later mapping went, a value's pages
  * included: with two slots a server (--jobs 3 and more on two cores)
  * instead of one, the mapping took two pages, every value's page and its
  * guard landed a page lower, and fmemopen's write, which reads the last
@@ -76,6 +76,7 @@ struct slot {
 	struct tb_request req;
 	long long start_us;
 	long long deadline_us;
+	long long timeout_us;  /* its deadline's step: --timeout, more on a second look */
 	struct tb_record *record;
 	char dir[16];    /* its directory in the scratch root */
 	int dir_fd;      /* kept open to empty it after each case */
@@ -128,6 +129,7 @@ static void launch(struct server *s, struct slot *slot)
 	struct tb_request req = s->queue[s->head];
 	struct tb_record *record = slot->record;
 	int err_fd = slot->err_fd;
+	int look = req.second_look ? TB_SECOND_LOOK : 1;
 	char dir[sizeof(slot->dir)];
 	pid_t pid;
 
@@ -146,14 +148,15 @@ static void launch(struct server *s, struct slot *slot)
 		die("fork");
 	if (pid == 0)
 		tb_case_run(&cfg->sandbox, &cfg->target->functions[req.fn], req.case_index,
-			    record, dir, err_fd);
+			    record, dir, err_fd, cfg->sandbox.cpu_seconds * (rlim_t)look);
 	/* no setpgid(pid, pid) here: until the child has made its group, the
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
 	slot->timed_out = 0;
 	slot->kill_at_us = 0;
 	slot->extensions = 0;
-	slot->deadline_us = slot->start_us + s->cfg->timeout_ms * 1000;
+	slot->timeout_us = s->cfg->timeout_ms * 1000LL * look;
+	slot->deadline_us = slot->start_us + slot->timeout_us;
 	s->running++;
 }
 
@@ -184,7 +187,7 @@ static void send_results(struct server *s)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			_exit(0);  /* the executor is gone: nothing left to do */
+			break;  /* the executor is gone or stopping: no one reads them */
 		p += n;
 		left -= (size_t)n;
 	}
@@ -235,7 +238,8 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 		.status = status, .timed_out = slot->timed_out, .record = slot->record,
 		.cpu_us = (long long)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000 +
 			  ru->ru_utime.tv_usec + ru->ru_stime.tv_usec,
-		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000,
+		.cpu_limit_us = (long long)s->cfg->sandbox.cpu_seconds * 1000000 *
+				(slot->req.second_look ? TB_SECOND_LOOK : 1),
 	};
 	struct tb_result result, *res = &result;
 	long long now = tb_now_us();
@@ -246,7 +250,9 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	res->fn = slot->req.fn;
 	res->case_index = slot->req.case_index;
 	res->tag = slot->req.tag;
+	res->second_look = slot->req.second_look;
 	res->duration_us = now - slot->start_us;
+	res->cpu_us = obs.cpu_us;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	take_stderr(slot, res);
@@ -355,7 +361,7 @@ static long long watchdog(struct server *s)
 			due = slot->kill_at_us;
 		} else if (now >= slot->deadline_us && is_runnable(slot->pid) &&
 			   ++slot->extensions < WALL_LIMIT) {
-			due = slot->deadline_us += s->cfg->timeout_ms * 1000;
+			due = slot->deadline_us += slot->timeout_us;
 		} else if (now >= slot->deadline_us) {
 			deadline_passed(s, slot, now);
 			due = slot->kill_at_us;
@@ -463,7 +469,7 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 {
 	struct server *sp = new_server(cfg, result_fd);
 	struct pollfd fds[2];
-	sigset_t chld;
+	sigset_t chld, blocked;
 	int i;
 
 	for (i = 0; i < cfg->jobs; i++)
@@ -472,7 +478,12 @@ static void serve(const struct tb_server_config *cfg, int request_fd, int result
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &chld, NULL))
+	/* and SIGPIPE: results written to an executor that stopped reading
+	 * fail with EPIPE, and the server still stops its cases (a test
+	 * process sets its own mask, testprocess.c) */
+	blocked = chld;
+	sigaddset(&blocked, SIGPIPE);
+	if (sigprocmask(SIG_BLOCK, &blocked, NULL))
 		die("sigprocmask");
 	fds[0].fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	fds[0].events = POLLIN;
@@ -601,7 +612,8 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
-	tb_channel_set(records, TB_SERVER_MAX_JOBS);
+	if (tb_channel_set(records, cfg->jobs, TB_SERVER_MAX_JOBS))
+		die("protecting the unused records");
 	/* after the sandbox, which resets every signal's disposition */
 	if (cfg->crash_sites && tb_crashsite_install(records, cfg->jobs))
 		die("installing the crash handler");
@@ -678,13 +690,15 @@ int tb_server_stop(struct tb_server *srv)
 
 	if (srv->pid <= 0)
 		return 0;
+	/* both ends closed before the wait: a server stopped early may be
+	 * blocked writing results no one reads any more (their tails and
+	 * sites fill a pipe), and would wait for ever, and the executor on it */
 	if (srv->request_fd >= 0)
 		close(srv->request_fd);
-	srv->request_fd = -1;
-	while (waitpid(srv->pid, &status, 0) < 0 && errno == EINTR)
-		;
 	if (srv->result_fd >= 0)
 		close(srv->result_fd);
-	srv->result_fd = -1;
+	srv->request_fd = srv->result_fd = -1;
+	while (waitpid(srv->pid, &status, 0) < 0 && errno == EINTR)
+		;
 	return status;
 }

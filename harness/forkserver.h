@@ -14,6 +14,14 @@
 
 #define TB_SERVER_MAX_JOBS 256
 
+/* A call the watchdog stopped is run once more before it is called RESTART
+ * (tb_request.second_look): alone, with nothing else of the run beside it,
+ * at this many times its CPU limit and its wall-clock deadline.  A call that
+ * needs about the limit flips with the machine's load (other processes on
+ * its core stretch its CPU time and keep it asleep past its deadline); one
+ * that returns within four times it is PASS, and slow. */
+#define TB_SECOND_LOOK 4
+
 struct tb_server_config {
 	const struct tb_target *target;
 	struct tb_sandbox sandbox;

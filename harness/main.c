@@ -34,6 +34,7 @@
 #endif
 
 static volatile sig_atomic_t interrupted;
+static pid_t caller;  /* the parent it started with */
 
 static void on_signal(int sig)
 {
@@ -46,6 +47,7 @@ static void on_signal(int sig)
  * stops, so a killed CLI leaves no run going on behind a user's back. */
 static void die_with_parent(void)
 {
+	caller = getppid();
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() == 1)
 		raise(SIGTERM);
@@ -334,7 +336,7 @@ static int single_cases(const struct tb_options *o, const struct tb_target *t,
 		}
 	}
 	say_unsandboxed(pool, as_nobody);
-	rc = tb_repro(t, pool, cases, n, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
+	rc = tb_repro(t, pool, cases, n, !o->no_second_look, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
 	if (cases != &one)
 		free(cases);
 	return rc;
@@ -420,6 +422,7 @@ int main(int argc, char **argv)
 	}
 	sel = calloc((size_t)target.nfunctions + 1, sizeof(*sel));
 	c.selected = sel;
+	c.second_look = !o.no_second_look;
 	c.progress = o.progress == TB_PROGRESS_ON ||
 		     (o.progress == TB_PROGRESS_AUTO && isatty(2));
 	if (!sel || open_run(&o, &target, &c, sel)) {
@@ -432,7 +435,12 @@ int main(int argc, char **argv)
 		rc = rc == TB_CAMPAIGN_DONE ? TB_EXIT_OK
 		   : rc == TB_CAMPAIGN_INTERRUPTED ? TB_EXIT_INTERRUPTED : TB_EXIT_HARNESS;
 	}
-	tb_store_close(c.store);
+	/* its caller killed: no one waits for it, and a resume may start at
+	 * once (the store is let go before the servers are stopped) */
+	if (getppid() != caller)
+		tb_store_let_go(c.store);
+	else
+		tb_store_close(c.store);
 	tb_pool_stop(&servers);
 	tb_remove_tree(AT_FDCWD, scratch);
 	free(sel);

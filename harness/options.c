@@ -17,7 +17,8 @@ static const char usage[] =
 	"usage: trebuchet-exec --plugin PATH [--db PATH] [--functions a,b] [--cap N]\n"
 	"       [--seed S] [--timeout SEC] [--jobs N] [--shard K/N] [--resume]\n"
 	"       [--progress|--quiet] [--scratch DIR] [--memory-mb N] [--spec NAME]\n"
-	"       [--no-sandbox] [--no-crash-sites] [--dictionary ours|ballista]\n"
+	"       [--no-sandbox] [--no-crash-sites] [--no-second-look]\n"
+	"       [--dictionary ours|ballista]\n"
 	"       [--pins 'FUNCTION.PARAM#POSITION=DATATYPE:VALUE,... ...' | --listed FILE]\n"
 	"       | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
@@ -92,6 +93,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "memory-mb", required_argument, NULL, 'm' },
 		{ "no-sandbox", no_argument, NULL, 'N' },
 		{ "no-crash-sites", no_argument, NULL, 'X' },
+		{ "no-second-look", no_argument, NULL, 'R' },
 		{ "case", required_argument, NULL, 'C' },
 		{ "cases", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
@@ -141,6 +143,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'm': o->memory_mb = (long)number(optarg, "--memory-mb"); break;
 		case 'N': o->no_sandbox = 1; break;
 		case 'X': o->no_crash_sites = 1; break;
+		case 'R': o->no_second_look = 1; break;
 		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
 		case 'F': o->single = 1; o->cases_file = optarg; break;
 		case 'l': o->list = 1; break;

@@ -24,6 +24,7 @@ struct tb_options {
 	long memory_mb;
 	int no_sandbox;         /* --no-sandbox: no namespaces (isolation.h) */
 	int no_crash_sites;     /* --no-crash-sites: no handler in test processes (crashsite.h) */
+	int no_second_look;     /* --no-second-look: RESTART at the first stop (forkserver.h) */
 	int list;               /* print the target's functions and datatypes as JSON */
 	int list_datatypes;     /* print the base datatypes as JSON */
 	int single;             /* run only case_index of the one function, or the

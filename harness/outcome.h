@@ -47,6 +47,8 @@ struct tb_request {
 	uint32_t fn;
 	uint32_t tag;            /* the caller's, handed back in the result */
 	uint64_t case_index;
+	uint32_t second_look;    /* 1: run alone at TB_SECOND_LOOK times the limits (forkserver.h) */
+	uint32_t unused;
 };
 
 struct tb_result {
@@ -62,7 +64,9 @@ struct tb_result {
 	int32_t cleanup_failed;
 	int32_t channel_damaged;
 	uint32_t tag;            /* the request's */
+	uint32_t second_look;    /* the request's */
 	int64_t duration_us;
+	int64_t cpu_us;          /* the test process's CPU time, from wait4() */
 	uint32_t stderr_len;     /* bytes in stderr_tail: ABORT and RESTART only */
 	uint32_t site_len;       /* bytes of site: ABORT and RESTART only, when the handler left one */
 	int32_t setup_errno;     /* SETUP: errno when its value's setup failed */
@@ -71,6 +75,14 @@ struct tb_result {
 	struct tb_site site;
 	char setup_reason[TB_SETUP_REASON];  /* SETUP: why, in the setup's words */
 };
+
+/* A first look's RESTART: the case is run again alone before it is called
+ * so (forkserver.h, TB_SECOND_LOOK), and its second look's result is the
+ * one that counts. */
+static inline int tb_wants_second_look(const struct tb_result *r)
+{
+	return r->outcome == TB_RESTART && !r->second_look;
+}
 
 /* A result travels from the fork server as the bytes of its struct up to
  * the end of the tail it holds, then the site's first site_len bytes, then

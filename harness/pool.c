@@ -233,6 +233,11 @@ size_t tb_pool_outstanding(const struct tb_server_pool *pool)
 	return total;
 }
 
+int tb_pool_has_idle(const struct tb_server_pool *pool)
+{
+	return pool->n > 0 && pool->outstanding[least_busy(pool)] == 0;
+}
+
 void tb_pool_stop(struct tb_server_pool *pool)
 {
 	int i;

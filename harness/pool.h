@@ -51,6 +51,10 @@ int tb_pool_running_longer(const struct tb_server_pool *pool, long long min_us);
 
 size_t tb_pool_outstanding(const struct tb_server_pool *pool);
 
+/* Whether a server has nothing in flight: the next request sent goes to
+ * it (the least busy), and has its server, and so its core, to itself. */
+int tb_pool_has_idle(const struct tb_server_pool *pool);
+
 void tb_pool_stop(struct tb_server_pool *pool);
 
 _Static_assert(sizeof(((struct tb_inbox *)0)->bytes) >= sizeof(struct tb_result),

@@ -78,12 +78,32 @@ static void print_result(const struct tb_target *t, const struct tb_result *r,
 	 * symbolizes them); "" when it left none */
 	fputs(", \"frames\": ", out);
 	print_bytes(r->site.frames, r->site_len ? r->site.frames_len : 0, out);
+	/* a case the watchdog stopped at first: its second look's CPU time */
+	if (r->second_look)
+		fprintf(out, ", \"second_look_cpu_us\": %lld", (long long)r->cpu_us);
+	else
+		fputs(", \"second_look_cpu_us\": null", out);
 	/* the level the case ran at: a run under a tool (memcheck) says it */
 	fprintf(out, ", \"sandbox\": \"%s\"}\n", tb_isolation_name(sandbox));
 }
 
+/* The case of r, stopped by the watchdog, run again alone (forkserver.h,
+ * TB_SECOND_LOOK), as the campaign does: its result replaces r. */
+static int look_again(struct tb_server_pool *pool, struct tb_result *r)
+{
+	struct tb_request req = { .fn = r->fn, .tag = r->tag, .case_index = r->case_index,
+				  .second_look = 1 };
+	int k;
+
+	if (tb_pool_send(pool, &req, 1))
+		return -1;
+	while ((k = tb_pool_receive(pool, r, 1, -1)) == 0)
+		;
+	return k < 0 ? -1 : 0;
+}
+
 int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
-	     const struct tb_repro_case *cases, size_t n, FILE *out)
+	     const struct tb_repro_case *cases, size_t n, int second_look, FILE *out)
 {
 	/* results arrive in any order; kept by position to print in order */
 	struct tb_result *results = calloc(n ? n : 1, sizeof(*results));
@@ -111,6 +131,10 @@ int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
 			results[got[i].tag] = got[i];
 		received += (size_t)k;
 	}
+	for (received = 0; received < n; received++)
+		if (second_look && tb_wants_second_look(&results[received]) &&
+		    look_again(pool, &results[received]))
+			goto out;
 	for (received = 0; received < n; received++)
 		print_result(t, &results[received], pool->isolation, out);
 	rc = 0;

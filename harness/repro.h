@@ -17,11 +17,12 @@ struct tb_repro_case {
 	uint64_t index;
 };
 
-/* Runs the n cases, as many at once as the pool's jobs allow, and prints
- * one JSON line per case in the order given; 0, or -1 if a fork server
- * failed. */
+/* Runs the n cases, as many at once as the pool's jobs allow, then (when
+ * second_look) those the watchdog stopped again, one at a time, as a
+ * campaign does; prints one JSON line per case in the order given; 0, or
+ * -1 if a fork server failed. */
 int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
-	     const struct tb_repro_case *cases, size_t n, FILE *out);
+	     const struct tb_repro_case *cases, size_t n, int second_look, FILE *out);
 
 /* Reads "FUNCTION INDEX" lines from path into a malloc'd array; on a bad
  * line prints one line naming path and line and returns -1. */

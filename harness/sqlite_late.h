@@ -22,7 +22,7 @@
 /* each SQLite function the store calls, once */
 #define TB_SQLITE_FUNCTIONS(X) \
 	X(bind_blob) X(bind_double) X(bind_int) X(bind_int64) X(bind_null) X(bind_text) \
-	X(busy_timeout) X(close) X(column_int) X(column_int64) X(column_text) \
+	X(busy_timeout) X(close) X(db_config) X(column_int) X(column_int64) X(column_text) \
 	X(errmsg) X(exec) X(finalize) X(last_insert_rowid) X(open) \
 	X(prepare_v2) X(reset) X(step)
 

@@ -125,8 +125,8 @@ struct tb_store *tb_store_open(const char *path, char *err, size_t errlen)
 			       "INSERT INTO results (run_id, function, case_index, value_names,"
 			       " outcome, signal, exit_status, ret, errno, error_reported,"
 			       " setup_param, duration_us, cleanup_failed, channel_damaged, stderr,"
-			       " setup_errno, setup_reason)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       " setup_errno, setup_reason, second_look_cpu_us)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st->insert, NULL) != SQLITE_OK ||
 	    tb_sqlite.prepare_v2(st->db,
 			       "INSERT INTO crash_sites (run_id, function, case_index, signal, code,"
@@ -142,7 +142,8 @@ fail:
 	return NULL;
 }
 
-void tb_store_close(struct tb_store *st)
+/* Commits what is stored and closes the store; at rest, as one file. */
+static void close_store(struct tb_store *st, int at_rest)
 {
 	if (!st)
 		return;
@@ -153,13 +154,27 @@ void tb_store_close(struct tb_store *st)
 	 * -shm beside it for as long as a reader (the reports open it
 	 * read-only, and cannot end WAL mode) was the last to close it.
 	 * Refused while another connection is open: it then stays in WAL
-	 * mode, which is as good, until the next run ends. */
-	tb_sqlite.exec(st->db, "PRAGMA journal_mode=DELETE;", NULL, NULL, NULL);
+	 * mode, which is as good, until the next run ends.  Let go, it stays
+	 * in WAL mode as it is, the log not even folded in on close. */
+	if (at_rest)
+		tb_sqlite.exec(st->db, "PRAGMA journal_mode=DELETE;", NULL, NULL, NULL);
+	else
+		tb_sqlite.db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
 	tb_sqlite.close(st->db);
 	/* only now: closing any descriptor of the file drops SQLite's locks */
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
 	free(st);
+}
+
+void tb_store_close(struct tb_store *st)
+{
+	close_store(st, 1);
+}
+
+void tb_store_let_go(struct tb_store *st)
+{
+	close_store(st, 0);
 }
 
 const char *tb_store_error(struct tb_store *st)
@@ -432,6 +447,7 @@ int tb_store_add_result(struct tb_store *st, int64_t run_id, const char *functio
 		tb_sqlite.bind_text(s, 17, r->setup_reason, (int)r->reason_len, SQLITE_STATIC);
 	else
 		tb_sqlite.bind_null(s, 17);
+	bind_optional(s, 18, r->second_look, r->cpu_us);
 	rc = tb_sqlite.step(s);
 	tb_sqlite.reset(s);
 	if (rc != SQLITE_DONE)

@@ -42,6 +42,13 @@ struct tb_run_info {
  * writes a one-line reason naming the file to err. */
 struct tb_store *tb_store_open(const char *path, char *err, size_t errlen);
 void tb_store_close(struct tb_store *st);
+
+/* Commits what is stored and lets the store go at once, as it is: in WAL
+ * mode, its last commits in the log beside it, which the next writer (the
+ * run resumed) folds in.  For an executor whose caller is gone, which must
+ * stop writing and free the store for a resume at once (tb_store_close
+ * folds the log into the store first: a tenth of a second and more). */
+void tb_store_let_go(struct tb_store *st);
 const char *tb_store_error(struct tb_store *st);
 
 /* listed: the run's cases are added next (tb_store_add_listed) in the same

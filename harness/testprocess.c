@@ -61,7 +61,8 @@ int tb_sandbox_inherited(const struct tb_sandbox *sb)
  * process group of its own, in the server's session that has no
  * controlling terminal; a CPU clock of its own; the server's descriptors
  * closed, the unprivileged user, since the server must stay able to kill). */
-static int enter_sandbox(const struct tb_sandbox *sb, const char *dir, int stderr_fd)
+static int enter_sandbox(const struct tb_sandbox *sb, const char *dir, int stderr_fd,
+			 rlim_t cpu_seconds)
 {
 	sigset_t none;
 
@@ -71,7 +72,7 @@ static int enter_sandbox(const struct tb_sandbox *sb, const char *dir, int stder
 	if (stderr_fd >= 0 && dup2(stderr_fd, 2) < 0)
 		return -1;
 	if (setpgid(0, 0) || sigprocmask(SIG_SETMASK, &none, NULL) ||
-	    prctl(PR_SET_PDEATHSIG, SIGKILL) || cpu_limit(sb->cpu_seconds) ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL) || cpu_limit(cpu_seconds) ||
 	    close_range(3, ~0U, 0))
 		return -1;
 	if (sb->drop_privileges && setuid(sb->uid))
@@ -80,7 +81,8 @@ static int enter_sandbox(const struct tb_sandbox *sb, const char *dir, int stder
 }
 
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
-		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd)
+		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd,
+		 rlim_t cpu_seconds)
 {
 	union tb_arg args[TB_MAX_PARAMS];
 	const struct tb_value *values[TB_MAX_PARAMS];
@@ -89,7 +91,7 @@ void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *
 	pid_t self;
 	int i;
 
-	if (enter_sandbox(sb, dir, stderr_fd))
+	if (enter_sandbox(sb, dir, stderr_fd, cpu_seconds))
 		_exit(TB_EXIT_SANDBOX);
 	self = getpid();
 	/* what the crash handler needs (crashsite.c), in the shared record:

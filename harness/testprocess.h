@@ -41,9 +41,11 @@ int tb_sandbox_inherited(const struct tb_sandbox *sb);
 /* Runs one case in the current (freshly forked) process.  Never returns.
  * The working directory must be the run's scratch root, and dir the name of
  * the (empty) slot directory in it where the case works.  stderr_fd, when
- * not -1, becomes the case's descriptor 2 (else it stays on /dev/null). */
+ * not -1, becomes the case's descriptor 2 (else it stays on /dev/null).
+ * cpu_seconds: its CPU limit (sb's, or more on a second look). */
 void tb_case_run(const struct tb_sandbox *sb, const struct tb_planned_function *pf,
-		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd)
+		 uint64_t case_index, struct tb_record *rec, const char *dir, int stderr_fd,
+		 rlim_t cpu_seconds)
 	__attribute__((noreturn));
 
 #endif

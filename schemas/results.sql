@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 13;
+PRAGMA user_version = 14;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -97,6 +97,11 @@ CREATE TABLE IF NOT EXISTS results (
     setup_errno    INTEGER,           -- SETUP: errno as the value's setup failed (NULL when the
                                       -- setup crashed or hung: then signal says how)
     setup_reason   TEXT,              -- SETUP: why, in the setup's own words (tb_setup_fail), or NULL
+    -- a case the watchdog stopped (CPU limit or wall-clock deadline) is run
+    -- once more, alone, at four times both (harness/forkserver.h), and
+    -- that second look's result is the one stored: its CPU time here, NULL
+    -- for a case stopped by nothing.  A PASS with it set is slow
+    second_look_cpu_us INTEGER,
     PRIMARY KEY (run_id, function, case_index),
     FOREIGN KEY (run_id, function) REFERENCES functions(run_id, name)
 );

@@ -29,9 +29,11 @@ def test_a_live_run_under_another_name_keeps_its_scratch(tmp_path):
     scratch.mkdir()
     renamed = tmp_path / "renamed-exec"
     shutil.copy(EXEC, renamed)
-    # seven calls that hang, two at a time, a second each: the run lives ~4 s
+    # seven calls that hang, two at a time, a second each (no second look at
+    # four seconds each): the run lives ~4 s
     slow = executor(renamed, tmp_path / "slow.db", scratch,
-                    "--functions", "st_hang", "--timeout", "1", "--jobs", "2")
+                    "--functions", "st_hang", "--timeout", "1", "--jobs", "2",
+                    "--no-second-look")
     deadline = time.monotonic() + 20
     while not roots(scratch) and time.monotonic() < deadline:
         time.sleep(0.05)

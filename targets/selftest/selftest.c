@@ -68,6 +68,18 @@ int st_spin(int code)
 		n++;
 }
 
+int st_compute(void)
+{
+	struct timespec t;
+	volatile unsigned long n = 0;
+
+	do {
+		n++;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while (t.tv_sec * 1000000LL + t.tv_nsec / 1000 < ST_COMPUTE_US);
+	return 0;
+}
+
 /* Recurses without end, so the stack overflows (SIGSEGV at its guard).
  * The volatile frame and the addition after the call keep the compiler
  * from making a loop of it. */

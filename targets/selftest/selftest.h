@@ -15,6 +15,10 @@ int st_abort(int code);
 int st_complain(int code);
 int st_hang(int code);
 int st_spin(int code);
+/* Computes for ST_COMPUTE_US of CPU time, then returns 0: just past the
+ * CPU limit of a run with --timeout 1, and well inside four times it. */
+#define ST_COMPUTE_US 1200000
+int st_compute(void);
 int st_recurse(int code);
 int st_exit(int code);
 /* Returns after a tenth of a second: a slow case. */

@@ -61,6 +61,10 @@ def add_run(sub):
     run.add_argument("--no-crash-sites", action="store_true",
                      help="record no crash site (where a failing case ended) in test processes,"
                      " to compare: outcomes are the same")
+    run.add_argument("--no-second-look", action="store_true",
+                     help="a call the watchdog stops is RESTART at once, not first run again"
+                     " alone at four times the limits: quicker where calls hang, but a call"
+                     " that needs about the limit may then flip with the machine's load")
     shown = run.add_mutually_exclusive_group()
     options.QUIET.add(shown, help="no progress display and no summary")
     shown.add_argument("--progress", action="store_true",
@@ -75,7 +79,7 @@ def cmd_run(args):
         args.jobs, args.shard, args.pin, args.values_file, args.resume, args.scratch,
         args.repeat, args.dictionary, args.memory_mb, args.sanitizer,
         sandbox=not args.no_sandbox, crash_sites=not args.no_crash_sites,
-        progress=False if args.quiet else True if args.progress else None, quiet=args.quiet,
+        second_look=not args.no_second_look, progress=False if args.quiet else True if args.progress else None, quiet=args.quiet,
         spec_path=args.target if specs.names_a_file(args.target) else None)
     ran = campaign.run(spec, asked)
     if ran.flaky is not None and not args.quiet:

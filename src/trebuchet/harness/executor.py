@@ -26,12 +26,13 @@ def _exec_path():
 def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, jobs=None,
                  resume=False, progress=None, scratch=None, memory_mb=None, shard=None,
                  spec=None, sandbox=True, dictionary=None, crash_sites=True, pins=None,
-                 listed=None):
+                 listed=None, second_look=True):
     """Runs the campaign; returns the executor's exit code (exitcodes.Exit).
     spec: the spec's path as the user gave it, stored with the run so that
     the repro commands a report prints name the target as the run did.
     crash_sites=False: test processes record no crash site (to show that
-    outcomes are the same without).
+    outcomes are the same without).  second_look=False: a call the watchdog
+    stops is RESTART at once (harness/forkserver.h).
     pins: the runs.pins text of `run --pin` (src/trebuchet/run/pins.py); listed: a
     file of "FUNCTION INDEX" lines, the only cases to run (--values-file).
     A plugin built for a sanitizer runs under its runtime; under ASan with
@@ -56,6 +57,8 @@ def run_campaign(plugin, db, functions=None, cap=None, seed=None, timeout=None, 
         argv.append("--no-sandbox")
     if not crash_sites:
         argv.append("--no-crash-sites")
+    if not second_look:
+        argv.append("--no-second-look")
     if progress is not None:
         argv.append("--progress" if progress else "--quiet")
     sys.stdout.flush()

@@ -8,6 +8,7 @@ from trebuchet.harness.crash_sites import DEBUG_HINT
 
 from trebuchet.report import metrics
 from trebuchet.core import readable
+from trebuchet.store import slow_cases
 from trebuchet.store.runs import latest_runs
 
 
@@ -47,6 +48,8 @@ def as_text(targets):
                          f"  # --emit-c DIR: a standalone C reproducer")
         lines += ["  note: " + DEBUG_HINT.format(name=Path(p).name, spec=t.info.target_arg)
                   for p in t.undebugged]
+        if t.slow:
+            lines.append(f"  {slow_cases.described(t.slow)}")
     return "\n".join(lines)
 
 
@@ -56,6 +59,7 @@ def as_json(targets):
                  acceptable_failure_rate=t.acceptable.rate if t.acceptable else None,
                  failure_rate=t.failure_rate,
                  libraries_without_debug_info=t.undebugged,
+                 slow=[asdict(c) for c in t.slow],
                  findings=[dict(asdict(f), violation=f.violation,
                                 repro=t.repro_command(f.example_function, f.example_case))
                            for f in t.findings])

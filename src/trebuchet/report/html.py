@@ -14,6 +14,7 @@ from trebuchet.core.readable import signal_name
 
 from trebuchet.report import metrics
 from trebuchet.core.rates import wilson
+from trebuchet.store import slow_cases
 from trebuchet.store.runs import RunInfo
 from trebuchet.study import bench_stats
 
@@ -109,7 +110,7 @@ def _env():
     env.globals.update(pct=pct, estimate=estimate, measure=measure, shade=shade,
                        signame=signal_name, page_of=page_of, secs=secs, points=points,
                        last_line=last_line, interval=interval, sampled=sampled, ratio=ratio, pct_change=pct_change,
-                       mib=mib, sanitized=sanitized,
+                       mib=mib, sanitized=sanitized, slow_text=slow_cases.described,
                        libraries=bench_stats.LIBRARIES, library_names=LIBRARY_NAMES)
     return env
 

@@ -23,7 +23,7 @@ from trebuchet.core import rates
 from trebuchet.core.outcomes import is_failing
 from trebuchet.core.rates import wilson
 from trebuchet.core.readable import plural, setup_why, stderr_text
-from trebuchet.store import repeats, results
+from trebuchet.store import repeats, results, slow_cases
 from trebuchet.store.runs import RunInfo, report_runs
 from trebuchet.study.bench_stats import bench_runs
 from trebuchet.study.protection_stats import protection_runs
@@ -288,6 +288,7 @@ class TargetSummary:
     # the libraries under test its findings named without debug information
     # (findings/making.py); filled where findings are shown
     undebugged: list = field(default_factory=list)
+    slow: list = field(default_factory=list)  # [slow_cases.SlowCase], the slowest first
 
     @property
     def violations(self):
@@ -496,7 +497,8 @@ def summarize(conn, target, run, db=""):
     return TargetSummary(target, run, str(db), RunInfo.read(conn, run), list(stats.values()),
                          repeated=repeats.times(conn, run),
                          flaky=repeats.flaky(conn, run), findings=findings_store.stored(conn, run),
-                         acceptable=findings_store.acceptable_rate(conn, run))
+                         acceptable=findings_store.acceptable_rate(conn, run),
+                         slow=slow_cases.slow_cases(conn, run))
 
 
 def failing_cases(conn, run, function, limit):

@@ -1,6 +1,6 @@
 """The one line a finished run ends with, on a terminal and in a CI log
 alike: target, cases, counts per outcome, normalized ABORT rate, seconds,
-store, for a shard run which shard it holds and how to join the shards, and
+store, the slow cases (store/slow_cases.py), for a shard run which shard it holds and how to join the shards, and
 for a targeted run what it held its cases to.
 The rate comes from report.metrics, like every other number."""
 
@@ -18,6 +18,7 @@ def line(db, target, seconds=None):
     """The line for the newest finished run of target in db; seconds, when
     given, is how long the command took."""
     from trebuchet.report import metrics
+    from trebuchet.store import slow_cases
     from trebuchet.store.runs import latest_runs
     from trebuchet.store import database as store
 
@@ -32,6 +33,8 @@ def line(db, target, seconds=None):
             f"{_findings(conn, run)}; {took}sandbox {s.info.sandbox}; "
             + (f"sanitizer {s.info.sanitizer}; " if s.info.sanitizer else "")
             + f"run {run} in {db}")
+    if s.slow:
+        text += f"; {slow_cases.described(s.slow, shown=1)}"
     if s.info.targeted():
         text += f"; targeted: {s.info.targeted()}"
     if s.info.partial:

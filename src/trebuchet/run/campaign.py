@@ -40,6 +40,7 @@ class Campaign:
     sanitizer: Optional[str] = None
     sandbox: bool = True
     crash_sites: bool = True
+    second_look: bool = True          # a call the watchdog stopped runs again (harness/forkserver.h)
     progress: Optional[bool] = None   # None: on a terminal only
     quiet: bool = False               # no notes (the converted parameters)
     spec_path: Optional[str] = None   # the spec's path when target names a file
@@ -71,7 +72,8 @@ def run(spec, asked):
             timeout=asked.timeout, jobs=asked.jobs, resume=asked.resume,
             progress=asked.progress, scratch=asked.scratch, memory_mb=asked.memory_mb,
             shard=asked.shard, sandbox=asked.sandbox, spec=asked.spec_path,
-            dictionary=dictionary, crash_sites=asked.crash_sites, pins=pins, listed=listed)
+            dictionary=dictionary, crash_sites=asked.crash_sites, pins=pins, listed=listed,
+            second_look=asked.second_look)
     ran = Ran(code, plugin, started)
     if code == Exit.OK and asked.repeat > 1:
         run_id = latest_runs(store.connect(asked.db))[spec.target]

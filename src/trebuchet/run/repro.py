@@ -6,6 +6,7 @@ from trebuchet.build import plugins as build
 from trebuchet.harness import crash_sites, executor
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.readable import setup_why, signal_name
+from trebuchet.store import slow_cases
 
 STDERR_TAIL = 512  # bytes of a failing case's stderr kept (harness/outcome.h)
 
@@ -113,7 +114,19 @@ def outcome_text(result):
                   f"{setup_why(result['setup_errno'], result['setup_reason'], result['signal'])}")
     else:
         detail = "did not return before the deadline"
-    return f"{outcome}, {detail}"
+    return f"{outcome}, {detail}" + _second_look(result)
+
+
+def _second_look(result):
+    """What the second look said of a call the watchdog stopped at first
+    (harness/forkserver.h): run again alone at SECOND_LOOK times the limits."""
+    cpu_us = result.get("second_look_cpu_us")
+    if cpu_us is None:
+        return ""
+    alone = f"alone at {slow_cases.SECOND_LOOK}x the limits"
+    if result["outcome"] == "RESTART":
+        return f", nor when run again {alone}"
+    return f"; slow: it returned only when run again {alone}, after {cpu_us / 1e6:.1f} s of CPU"
 
 
 def listed_function(spec, function, dictionary=None):
