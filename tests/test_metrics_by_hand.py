@@ -398,8 +398,8 @@ def test_the_keys_a_reader_s_scripts_use(values, study):
         "right_restart_rate"))
     d = study.as_dict()
     assert set(d) == {"study", "study_figures", "targets", "runs", "functions", "parameters",
-                      "pairs", "hardened", "bench", "dictionaries", "silent", "hindering",
-                      "corrupt"}
+                      "pairs", "hardened", "bench", "protection", "dictionaries", "silent",
+                      "hindering", "corrupt"}
     assert len(d["functions"]) == 10 and len(d["hardened"]) == 3
     assert d["parameters"][0] == dict(target="robust_sfio", function="sfclose", name="a",
                                       datatype="int", values=d["parameters"][0]["values"])
