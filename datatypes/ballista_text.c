@@ -68,7 +68,7 @@ TB_DATATYPE(tb_type_b_ptr_char) = {
 /* ---- b_ptr_char_mode: the mode letters, three of them invalid */
 
 static const struct tb_value mode_values[] = {
-	TB_FOPEN_MODES,
+	TB_FOPEN_MODES(.constant.ptr),
 	{ .name = "B", .constant.ptr = (void *)"b", .desc = "\"b\": no mode letter alone" },
 	{ .name = "C", .constant.ptr = (void *)"c", .desc = "\"c\": no mode letter" },
 	{ .name = "N", .constant.ptr = (void *)"n", .desc = "\"n\": no mode letter" },

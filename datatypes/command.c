@@ -6,11 +6,11 @@
 #include "datatype.h"
 
 static const struct tb_value command_values[] = {
-	{ .name = "TRUE", .constant.ptr = (void *)"true", .desc = "\"true\": exits 0 at once" },
-	{ .name = "CAT", .constant.ptr = (void *)"cat", .desc = "copies its input, /dev/null" },
-	{ .name = "ECHO", .constant.ptr = (void *)"echo hello", .desc = "\"echo hello\": writes a line" },
-	{ .name = "MISSING", .constant.ptr = (void *)"./no_such_command", .desc = "not found" },
-	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
+	{ .name = "TRUE", .text = "true", .desc = "\"true\": exits 0 at once" },
+	{ .name = "CAT", .text = "cat", .desc = "copies its input, /dev/null" },
+	{ .name = "ECHO", .text = "echo hello", .desc = "\"echo hello\": writes a line" },
+	{ .name = "MISSING", .text = "./no_such_command", .desc = "not found" },
+	{ .name = "EMPTY", .text = "", .desc = "the empty string" },
 	{ 0 },
 };
 

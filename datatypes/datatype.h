@@ -53,11 +53,15 @@ typedef int (*tb_build_fn)(const long *args, union tb_arg *out);
 struct tb_value {
 	const char *name;   /* UPPER_SNAKE (dotted for a dial product), unique within the datatype */
 	/* Builds the value into *out; returns 0, or -1 when it cannot be built
-	 * here.  NULL (and no .build) means the value is .constant. */
+	 * here.  NULL (and no .build, no .text) means the value is .constant. */
 	int (*setup)(union tb_arg *out);
 	/* Releases what setup built, after the call returned.  Optional. */
 	void (*cleanup)(union tb_arg *val);
 	union tb_arg constant;
+	/* A string the function reads: built as tb_guarded_text(text), a
+	 * read-only copy that ends at a guard page, never the literal itself,
+	 * which lies amid mapped memory where a read past its end goes unseen. */
+	const char *text;
 	const char *desc;
 	/* A point of a dial product: built by build(args), as setup would. */
 	tb_build_fn build;
@@ -154,18 +158,30 @@ const char *tb_setup_reason(int *err);
 /* ---- helpers shared by the datatype files ---- */
 
 /* fopen's six valid modes as values R, W, A, R_PLUS, W_PLUS, A_PLUS: ours
- * (mode) and Ballista's (b_ptr_char_mode) both begin with them. */
-#define TB_FOPEN_MODES \
-	{ .name = "R", .constant.ptr = (void *)"r", .desc = "\"r\"" }, \
-	{ .name = "W", .constant.ptr = (void *)"w", .desc = "\"w\"" }, \
-	{ .name = "A", .constant.ptr = (void *)"a", .desc = "\"a\"" }, \
-	{ .name = "R_PLUS", .constant.ptr = (void *)"r+", .desc = "\"r+\"" }, \
-	{ .name = "W_PLUS", .constant.ptr = (void *)"w+", .desc = "\"w+\"" }, \
-	{ .name = "A_PLUS", .constant.ptr = (void *)"a+", .desc = "\"a+\"" }
+ * (mode) and Ballista's (b_ptr_char_mode) both begin with them, held as
+ * FIELD: ours `.text` (a guarded copy), Ballista's `.constant.ptr` (the
+ * literal itself, as Ballista passed it). */
+#define TB_FOPEN_MODES(FIELD) \
+	{ .name = "R", FIELD = "r", .desc = "\"r\"" }, \
+	{ .name = "W", FIELD = "w", .desc = "\"w\"" }, \
+	{ .name = "A", FIELD = "a", .desc = "\"a\"" }, \
+	{ .name = "R_PLUS", FIELD = "r+", .desc = "\"r+\"" }, \
+	{ .name = "W_PLUS", FIELD = "w+", .desc = "\"w+\"" }, \
+	{ .name = "A_PLUS", FIELD = "a+", .desc = "\"a+\"" }
 
 /* A read-write block of size bytes that ends exactly at a PROT_NONE guard
  * page, so an overrun faults instead of corrupting.  NULL on failure. */
 void *tb_guarded_block(size_t size);
+
+/* Gives the pages of block, a tb_guarded_block(size), the protection prot
+ * (PROT_READ, PROT_NONE: mmap's); its guard page stays PROT_NONE.  0 or
+ * -1. */
+int tb_guarded_protect(void *block, size_t size, int prot);
+
+/* A copy of text, its NUL the last byte before a guard page, read-only as
+ * a string literal is: reading one byte past the NUL faults.  NULL on
+ * failure.  What a value's .text builds. */
+void *tb_guarded_text(const char *text);
 
 /* Creates (or truncates) file name in the scratch directory with the
  * standard text content and the given permission bits.  0 or -1. */

@@ -22,15 +22,15 @@ static int setup_long(union tb_arg *out)
 }
 
 static const struct tb_value format_values[] = {
-	{ .name = "PLAIN", .constant.ptr = (void *)"hello, world\n", .desc = "\"hello, world\\n\", no conversion" },
-	{ .name = "PCT_S", .constant.ptr = (void *)"%s", .desc = "\"%s\" with no argument" },
-	{ .name = "PCT_N", .constant.ptr = (void *)"%n", .desc = "\"%n\" with no argument" },
-	{ .name = "PCT_D", .constant.ptr = (void *)"%d", .desc = "\"%d\" with no argument" },
-	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
+	{ .name = "PLAIN", .text = "hello, world\n", .desc = "\"hello, world\\n\", no conversion" },
+	{ .name = "PCT_S", .text = "%s", .desc = "\"%s\" with no argument" },
+	{ .name = "PCT_N", .text = "%n", .desc = "\"%n\" with no argument" },
+	{ .name = "PCT_D", .text = "%d", .desc = "\"%d\" with no argument" },
+	{ .name = "EMPTY", .text = "", .desc = "the empty string" },
 	/* INT_MAX + 1: a width that overflows.  (A width of INT_MAX itself
 	 * prints 2 GiB, which takes about the watchdog's second, so its outcome
 	 * would depend on the machine's speed.) */
-	{ .name = "HUGE_WIDTH", .constant.ptr = (void *)"%2147483648d", .desc = "width INT_MAX + 1" },
+	{ .name = "HUGE_WIDTH", .text = "%2147483648d", .desc = "width INT_MAX + 1" },
 	{ .name = "LONG", .setup = setup_long, .desc = "4096 plain characters" },
 	{ 0 },
 };

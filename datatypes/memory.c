@@ -1,16 +1,24 @@
 /*
  * Memory helpers for pointer-like values: blocks that end at a guard page,
- * and deterministic garbage.
+ * whatever protection their own pages end with, and deterministic garbage.
+ * Every buffer and string value of our dictionary is built here, so a read
+ * or write one byte past its end faults in a plain run.
  */
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "datatype.h"
 
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
 void *tb_guarded_block(size_t size)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = page_size();
 	size_t span = (size + page - 1) / page * page;
 	char *base;
 
@@ -23,6 +31,26 @@ void *tb_guarded_block(size_t size)
 		return NULL;
 	}
 	return base + span - size;
+}
+
+int tb_guarded_protect(void *block, size_t size, int prot)
+{
+	size_t page = page_size();
+	uintptr_t end = (uintptr_t)block + size;  /* the guard page */
+	uintptr_t first = ((uintptr_t)block) / page * page;
+
+	return mprotect((void *)first, end - first, prot);
+}
+
+void *tb_guarded_text(const char *text)
+{
+	size_t size = strlen(text) + 1;
+	char *s = tb_guarded_block(size);
+
+	if (!s)
+		return NULL;
+	memcpy(s, text, size);
+	return tb_guarded_protect(s, size, PROT_READ) ? NULL : s;
 }
 
 void *tb_garbage_block(size_t size)

@@ -4,9 +4,9 @@
 #include "datatype.h"
 
 static const struct tb_value mode_values[] = {
-	TB_FOPEN_MODES,
-	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
-	{ .name = "GARBAGE", .constant.ptr = (void *)"q!z", .desc = "no valid mode letter" },
+	TB_FOPEN_MODES(.text),
+	{ .name = "EMPTY", .text = "", .desc = "the empty string" },
+	{ .name = "GARBAGE", .text = "q!z", .desc = "no valid mode letter" },
 	{ 0 },
 };
 

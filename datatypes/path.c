@@ -1,6 +1,7 @@
 /*
  * path: file names.  Every name is relative, so it resolves inside the test
- * process's scratch directory and nothing outside it is ever touched.
+ * process's scratch directory and nothing outside it is ever touched, and
+ * ends at a guard page, so a read past its NUL faults.
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +11,11 @@
 
 #include "datatype.h"
 
+/* A name a setup made ready: read-only, as a literal is, and ending at a
+ * guard page, as the .text values below do. */
 static int named(union tb_arg *out, const char *name)
 {
-	out->ptr = (void *)name;
-	return 0;
+	return (out->ptr = tb_guarded_text(name)) ? 0 : -1;
 }
 
 static int setup_existing(union tb_arg *out)
@@ -44,7 +46,8 @@ static int setup_too_long(union tb_arg *out)
 		return -1;
 	memset(s, 'a', PATH_MAX + 1);
 	s[PATH_MAX + 1] = '\0';
-	return named(out, s);
+	out->ptr = s;
+	return 0;
 }
 
 static int setup_read_only_file(union tb_arg *out)
@@ -55,10 +58,10 @@ static int setup_read_only_file(union tb_arg *out)
 static const struct tb_value path_values[] = {
 	{ .name = "EXISTING", .setup = setup_existing, .desc = "a readable text file" },
 	{ .name = "MISSING", .setup = setup_missing, .desc = "a file that does not exist" },
-	{ .name = "MISSING_DIR", .constant.ptr = (void *)"no_such_dir/file.txt",
+	{ .name = "MISSING_DIR", .text = "no_such_dir/file.txt",
 	  .desc = "a file in a directory that does not exist" },
 	{ .name = "DIRECTORY", .setup = setup_directory, .desc = "a directory" },
-	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
+	{ .name = "EMPTY", .text = "", .desc = "the empty string" },
 	{ .name = "TOO_LONG", .setup = setup_too_long, .desc = "PATH_MAX + 1 characters" },
 	{ .name = "READ_ONLY_FILE", .setup = setup_read_only_file, .desc = "a file with mode 0444" },
 	{ 0 },

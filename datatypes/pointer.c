@@ -40,17 +40,9 @@ static int setup_freed(union tb_arg *out)
  * every machine, instead of meeting whatever mapping happens to follow. */
 static void *page_with(int prot)
 {
-	char *p = mmap(NULL, 2 * page_size(), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = tb_garbage_block(page_size());
 
-	if (p == MAP_FAILED)
-		return NULL;
-	tb_garbage_fill(p, page_size());
-	if (mprotect(p, page_size(), prot) || mprotect(p + page_size(), page_size(), PROT_NONE)) {
-		munmap(p, 2 * page_size());
-		return NULL;
-	}
-	return p;
+	return p && !tb_guarded_protect(p, page_size(), prot) ? p : NULL;
 }
 
 static int setup_read_only(union tb_arg *out)

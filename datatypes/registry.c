@@ -259,6 +259,8 @@ static int build(const struct tb_value *value, union tb_arg *out)
 {
 	if (value->build)
 		return value->build(value->args, out);
+	if (value->text)
+		return (out->ptr = tb_guarded_text(value->text)) ? 0 : -1;
 	if (!value->setup) {
 		*out = value->constant;
 		return 0;

@@ -1,7 +1,8 @@
 /*
  * string: NUL-terminated text a function reads (const char *), beyond the
- * names and formats that path and format cover.  UNTERMINATED runs into a
- * guard page without a NUL, so a function that reads past it faults.
+ * names and formats that path and format cover.  Every value ends at a
+ * guard page: one byte past SHORT's NUL faults, and UNTERMINATED runs into
+ * it without a NUL, so a function that reads past either faults.
  */
 #include <string.h>
 
@@ -24,9 +25,9 @@ static int setup_long(union tb_arg *out) { return filled(out, 65536, 1); }
 static int setup_unterminated(union tb_arg *out) { return filled(out, 64, 0); }
 
 static const struct tb_value string_values[] = {
-	{ .name = "EMPTY", .constant.ptr = (void *)"", .desc = "the empty string" },
-	{ .name = "SHORT", .constant.ptr = (void *)"hello", .desc = "\"hello\"" },
-	{ .name = "LINES", .constant.ptr = (void *)"one\ntwo\n", .desc = "two lines" },
+	{ .name = "EMPTY", .text = "", .desc = "the empty string" },
+	{ .name = "SHORT", .text = "hello", .desc = "\"hello\"" },
+	{ .name = "LINES", .text = "one\ntwo\n", .desc = "two lines" },
 	{ .name = "LONG", .setup = setup_long, .desc = "64 KiB of text" },
 	{ .name = "UNTERMINATED", .setup = setup_unterminated, .desc = "64 bytes, no NUL, then a guard page", .misuse = 1 },
 	{ 0 },

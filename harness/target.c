@@ -37,7 +37,7 @@ static const struct tb_value_list *resolve(const struct tb_target *t, const char
  * long as the target. */
 static int is_constant(const struct tb_value *v)
 {
-	return !v->setup && !v->build;
+	return !v->setup && !v->build && !v->text;
 }
 
 static const struct tb_value_list *narrowed(const struct tb_value_list *list, int width)

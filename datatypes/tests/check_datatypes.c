@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "datatype.h"
+#include "dictionary.h"
 #include "check_run.h"
 
 /* ---- inheritance and required names ---- */
@@ -491,6 +493,65 @@ START_TEST(unterminated_string_runs_into_guard)
 }
 END_TEST
 
+/* ---- text ends at a guard page ---- */
+
+static sigjmp_buf probe_jump;
+
+static void probe_fault(int sig)
+{
+	siglongjmp(probe_jump, 1);
+}
+
+/* Whether the byte at p faults when read, or (write) when written back. */
+static int faults(volatile char *p, int write)
+{
+	struct sigaction on = { .sa_handler = probe_fault }, old;
+	int faulted;
+
+	sigaction(SIGSEGV, &on, &old);
+	faulted = sigsetjmp(probe_jump, 1);
+	if (!faulted) {
+		char c = *p;
+
+		if (write)
+			*p = c;
+	}
+	sigaction(SIGSEGV, &old, NULL);
+	return faulted;
+}
+
+/* Every string of our dictionary, literal or built, whatever its length:
+ * the byte after its NUL is a guard page, so a read one past the end
+ * faults in a plain run; a .text value is read-only, as the literal it
+ * copies.  (Ballista's are unguarded heap blocks and literals on purpose.) */
+START_TEST(every_string_ends_at_a_guard_page)
+{
+	const struct tb_datatype *const *t;
+	const struct tb_value *v;
+	int checked = 0;
+
+	for (t = tb_base_datatypes(); *t; t++) {
+		if (!tb_dictionary_owns(TB_DICTIONARY_OURS, *t) || !strstr((*t)->ctype, "char *"))
+			continue;
+		for (v = (*t)->values; v->name; v++) {
+			char *s;
+
+			if (v->misuse)  /* UNTERMINATED: no NUL to end at */
+				continue;
+			s = check_build(*t, v->name).ptr;
+			ck_assert_msg(faults(s + strlen(s) + 1, 0), "%s:%s: no guard page after its NUL",
+				      (*t)->name, v->name);
+			if (v->text) {
+				ck_assert_str_eq(s, v->text);
+				ck_assert_msg(faults(s, 1), "%s:%s is writable", (*t)->name, v->name);
+			}
+			checked++;
+		}
+	}
+	ck_assert_int_ge(checked, 30);
+}
+END_TEST
+
 static Suite *datatype_suite(void)
 {
 	Suite *s = suite_create("datatypes");
@@ -527,6 +588,7 @@ static Suite *datatype_suite(void)
 	tcase_add_test(t, file_garbage_is_deterministic);
 	tcase_add_test(t, format_values);
 	tcase_add_test_raise_signal(t, unterminated_string_runs_into_guard, SIGSEGV);
+	tcase_add_test(t, every_string_ends_at_a_guard_page);
 	suite_add_tcase(s, t);
 	return s;
 }
