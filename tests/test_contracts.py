@@ -106,3 +106,24 @@ def test_the_target_datatypes_know_every_value_a_contract_names():
                 named += [(param, v) for param, values in promise.when for v in values]
             for param, value in named:
                 assert value in names[params[param].datatype], (target, f.name, param, value)
+
+
+def test_a_drafted_mark_is_read_and_a_mark_that_is_no_boolean_refused(tmp_path):
+    """`drafted: true` marks a contract, or one promised error, as not yet
+    reviewed (the gate reports its violations without failing on them)."""
+    text = (ROOT / "targets/stdio/stdio.yaml").read_text()
+    fopen = '      source: "POSIX.1-2017 fopen() ERRORS (shall fail); fopen(3) ERRORS"\n'
+    assert fopen in text
+    path = tmp_path / "stdio.yaml"
+    path.write_text(text.replace(fopen, fopen + "      drafted: true\n", 1))
+    spec = specs.load(path)
+    contract = spec.function("fopen").contract
+    assert contract.drafted and all(e.drafted for e in contract.errors)
+    assert not spec.function("fclose").contract.drafted
+    assert specs.load(path).digest == specs.load(ROOT / "targets/stdio/stdio.yaml").digest
+
+    path.write_text(text.replace(fopen, fopen + "      drafted: yes please\n", 1))
+    with pytest.raises(TrebuchetError) as raised:
+        specs.load(path)
+    assert "drafted: 'yes please' is not of type 'boolean'" in str(raised.value)
+    assert f"stdio.yaml:{text[:text.index(fopen)].count(chr(10)) + 2}" in str(raised.value)

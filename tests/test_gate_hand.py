@@ -83,7 +83,9 @@ def test_the_text_gives_the_verdict_and_a_repro_command_per_failure(compared):
     assert gate.as_text(result).splitlines() == [
         f"gate demolib: run 2 of {db} (v) against {path} (v)",
         "compared 7 cases in 2 functions; 1 failing in both",
-        f"not in the baseline (not compared): demo_length; `trebuchet baseline --db {db}"
+        f"not in the baseline (not compared, nor judged by their contracts: run 2 has no "
+        f"findings made (`trebuchet findings --db {db}` makes them)): demo_length; "
+        f"`trebuchet baseline --db {db}"
         f" --target {SPEC} --out {path} --functions demo_length` adds it",
         "new failures: 2, not run again, as --confirm 0 asks: 2 confirmed, 0 flaky",
         "  demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV",
@@ -126,7 +128,8 @@ def test_junit_has_a_failure_for_the_function_with_new_failures(compared, tmp_pa
         "demo_count(string:LONG, int:ONE) case 5: RESTART",
         f"  trebuchet repro --target {SPEC} --function demo_count --case 5"]
     assert cases["demo_clamp"].find("failure") is None and not list(cases["demo_clamp"])
-    assert cases["demo_length"].find("skipped").get("message") == "not in the baseline"
+    assert cases["demo_length"].find("skipped").get("message") == (
+        "not in the baseline, and no findings made to judge it by its contract")
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert properties == {"baseline": result.baseline.path, "store": result.db, "run": "2",
                           "library": "v", "baseline library": "v", "seed": "1", "cap": "10",

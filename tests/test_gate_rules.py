@@ -114,3 +114,60 @@ def test_sarif_names_every_place_relative_to_the_source_root(compared):
                   for r in sarif.document(result, spec, "1", root)["runs"][0]["results"]
                   for loc in r["locations"] + r.get("relatedLocations", [])]
         assert places and set(places) == {uri}
+
+
+LENGTH = """  - name: demo_length
+    returns: size_t
+    params:
+      - {name: s, type: const char *, datatype: string}
+    error: {when: none}
+"""
+
+
+@pytest.fixture
+def grown(tmp_path):
+    """A folder holding demolib version 1 beside a spec of demo_count, a
+    baseline of its run, and write(contract) writing the pull request's
+    spec, which adds demo_length with that contract (NULL to it crashes)."""
+    lib = tmp_path / "build/tests/demolib/libdemo.so"
+    lib.parent.mkdir(parents=True)
+    subprocess.run(["cc", "-O2", "-g", "-shared", "-fPIC", "-o", lib,
+                    ROOT / "tests/demolib/demolib.c"], check=True)
+    (tmp_path / "demolib.h").write_text((ROOT / "tests/demolib/demolib.h").read_text())
+    text = (ROOT / SPEC).read_text()
+    (tmp_path / "before.yaml").write_text(text.replace(LENGTH, ""))
+    db = tmp_path / "t.db"
+    for args in (("run", "--target", "before.yaml", "--db", db, "--quiet"),
+                 ("baseline", "--db", db, "--target", "before.yaml", "--out", "b.baseline")):
+        subprocess.run([TREBUCHET, *map(str, args)], cwd=tmp_path, check=True,
+                       capture_output=True)
+
+    def write(contract):
+        (tmp_path / "after.yaml").write_text(text.replace(
+            LENGTH, LENGTH + f"    contract: {contract}\n"))
+        subprocess.run([TREBUCHET, "run", "--target", "after.yaml", "--db", db, "--quiet"],
+                       cwd=tmp_path, check=True, capture_output=True)
+        said = subprocess.run([TREBUCHET, "gate", "--db", db, "--baseline", "b.baseline"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        return said.returncode, said.stdout.splitlines()
+    return write
+
+
+def test_a_function_not_in_the_baseline_is_judged_by_its_contract(grown):
+    """demo_length, added, crashes on NULL: a violation of `returns:
+    acceptable` fails the gate; drafted, it is reported and passes; its
+    crashes on misuse values break no promise and are reported."""
+    code, lines = grown('{source: "demolib.h", returns: acceptable}')
+    assert code == 1 and lines[-1] == ("gate failed: 1 confirmed contract violation in "
+                                       "functions not in the baseline")
+    assert "functions not in the baseline, judged by their contracts: 2 findings; 1 violation" \
+        " of a reviewed promise, 1 confirmed" in lines
+    assert any(line.startswith("  VIOLATION ") and ": confirmed, 1 case" in line for line in lines)
+    assert any("on misuse: confirmed (reported, not counted: it breaks no promise" in line
+               for line in lines)
+
+    code, lines = grown('{source: "demolib.h", returns: acceptable, drafted: true}')
+    assert code == 0 and lines[-1] == "gate passed: no confirmed new finding", lines
+    assert "    breaks: drafted, not reviewed: returns on acceptable values (demolib.h)" in lines
+    assert any("(reported, not counted: the promise it breaks is drafted; review it and "
+               "remove `drafted: true` from the spec)" in line for line in lines)

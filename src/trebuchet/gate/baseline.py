@@ -154,7 +154,7 @@ def finding_line(f):
     """One finding as the file holds it: what identifies it, and what a
     reviewer reads."""
     return dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions,
-                cases=f.cases, violation=f.is_violation)
+                cases=f.cases, violation=f.gating_violation)  # a drafted one counts once reviewed
 
 
 def dumps(baseline):

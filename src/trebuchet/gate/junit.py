@@ -89,6 +89,20 @@ def _flaky(case, result, flaky):
         ET.SubElement(rerun, "system-out").text = result.repro_command(n)
 
 
+def _reported(case, result, function, counted):
+    """A function the baseline does not know: its findings that do not
+    fail the gate (no promise of its contract broken, or a drafted one)."""
+    if function not in result.not_in_baseline:
+        return
+    reported = [g for g in result.unbaselined if function in g.finding.functions
+                and g not in counted]
+    if reported:
+        ET.SubElement(case, "system-out").text = "not in the baseline; judged by its contract," \
+            " these findings are reported, not counted:\n" + "".join(
+                f"{g.finding.title}: {'drafted promise broken' if g.finding.drafted else 'no promise broken'}"
+                f"\n  {result.repro_command(g.representative)}\n" for g in reported)
+
+
 def _fixed(suite, result):
     """A testcase per fixed case: passed, with what changed and the command
     that updates the baseline (--fail-on-fixed: failed, for that)."""
@@ -125,14 +139,20 @@ def write(result, path):
     for g in result.confirmed_findings + result.flaky_counted if result.by_finding else ():
         for function in g.finding.functions:
             found.setdefault(function, []).append(g)
-    skipped = {**{f: "not in the baseline" for f in result.not_in_baseline},
+    for g in result.violations_counted:  # of functions the baseline does not know
+        for function in set(g.finding.functions) & set(result.not_in_baseline):
+            found.setdefault(function, []).append(g)
+    skipped = {**{f: "not in the baseline, and no findings made to judge it by its contract"
+                  for f in result.not_in_baseline if not result.analyzed},
                **{f: "left out by --functions" for f in result.left_out}}
     corrupted = {}
     for d in corrupt_gate.counted(result):
         corrupted.setdefault(d.representative.function, []).append(d)
-    functions = sorted(set(result.compared) | set(skipped) | set(result.changed))
+    functions = sorted(set(result.compared) | set(skipped) | set(result.changed)
+                       | set(result.not_in_baseline))
     failing = sum(1 for f in result.compared if f in found or f in corrupted or
                   not result.by_finding and (f in confirmed or result.fail_on_flaky and f in flaky))
+    failing += sum(1 for f in result.not_in_baseline if f in found)
     corrupt_fixed = len(result.corrupt.fixed) if result.corrupt else 0
     failing += len(result.fixed) + corrupt_fixed if result.fail_on_fixed else 0
     tests = str(len(functions) + len(result.fixed) + corrupt_fixed)
@@ -152,13 +172,14 @@ def write(result, path):
                         ("confirm", result.confirm)]:
         ET.SubElement(properties, "property", name=name, value=str(value))
     for function in functions:
-        if result.by_finding:
+        if result.by_finding or function in result.not_in_baseline:
             case = ET.SubElement(suite, "testcase", classname=result.target, name=function,
                                  time="0")
             for g in found.get(function, []):
                 _finding_failure(case, result, g)
             if function not in found:
                 _flaky(case, result, flaky.get(function, []))
+            _reported(case, result, function, found.get(function, []))
         else:
             case = _testcase(suite, result, function, confirmed.get(function, []),
                              flaky.get(function, []))

@@ -98,11 +98,9 @@ def _finding_result(result, spec, g, root):
         file, _, line = f.location.rpartition(":")
         where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
                                            region=dict(startLine=int(line))))
-    rule = "PROMISE" if not g.cases else n.outcome
+    rule = "PROMISE" if n.outcome == "PASS" else n.outcome  # a broken error promise
     broken = f" It breaks the contract: {f.violation}." if f.is_violation else ""
-    cases = (f"{len(g.cases)} new failing case{'s' if len(g.cases) != 1 else ''}"
-             if g.cases else "a broken promise")
-    text = (f"{f.title} ({', '.join(f.functions)}): {cases}, when {f.trigger}.{broken} "
+    text = (f"{f.title} ({', '.join(f.functions)}): {g.cases_said}, when {f.trigger}.{broken} "
             f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
     return dict(
         ruleId=rule, ruleIndex=RULE_INDEX[rule], level="error", message=dict(text=text),
@@ -196,6 +194,8 @@ def document(result, spec, version, root=None):
         results = [_finding_result(result, spec, g, root) for g in result.confirmed_findings]
     else:
         results = [_result(result, spec, n, root) for n in result.confirmed]
+    results += [_finding_result(result, spec, g, root) for g in result.violations
+                if g.confirmed]
     results += [_corrupt_result(result, spec, d, root) for d in corrupt_gate.counted(result)]
     results += [_fixed_result(result, spec, c, root) for c in result.fixed]
     if result.corrupt:

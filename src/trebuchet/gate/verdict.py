@@ -6,16 +6,19 @@ values, when their seed, cap, dictionary (and the digest of its values)
 match; otherwise the comparison means nothing and the gate stops with exit
 code 2 naming what differs.  The spec is compared function by function, by
 each one's C call and datatypes: a function the run adds is listed, not
-compared; one that changed is refused alone (exit 2 when nothing else
-fails), with the command that rebases it; one of the baseline's that the
+compared but judged by its contract (a finding of it that violates a
+reviewed promise fails the gate, its other findings and a violation of
+drafted promises are reported); one that changed is refused alone (exit 2
+when nothing else fails), with the command that rebases it; one of the baseline's that the
 run did not run stops the gate unless --functions names the ones meant.
 
 A case is a new failure when it fails now (ABORT or RESTART) and passed in
 the baseline (it is not listed there: SETUP cases are listed, and never
 reached the function).  As CI fuzzers do, only what reproduces counts: each
-new failure is run again, on its own, --confirm times; one that fails every
-time is confirmed and fails the gate (exit 1), one that does not is flaky,
-reported and not counted (--fail-on-flaky counts it).  They run again with
+new failure is run again, on its own, --confirm times; one that fails again
+on at least one of them is confirmed and fails the gate (exit 1), one that
+fails on none is flaky, reported and not counted (--fail-on-flaky counts
+it).  They run again with
 the gated run's own spec, so against the library that failed.  Baseline
 failures that pass now are fixed, and the command that writes a new
 baseline is given (--fail-on-fixed fails until it is run).
@@ -115,9 +118,21 @@ class NewFinding:
         if self.cases:
             return any(n.confirmed for n in self.cases)
         stored = self.example.stored
+        if stored is None:  # a crash of a function not in the baseline: its case again
+            return self.example.confirmed
         reruns = self.example.reruns
         return not reruns or any((r["outcome"], r["error_reported"], r["errno"]) == stored
                                  for r in reruns)
+
+    @property
+    def cases_said(self):
+        """Its cases in words: the new ones, or all of a function the
+        baseline does not know, or the broken promise."""
+        if self.cases:
+            return plural(len(self.cases), "new case")
+        if self.finding.kind in findings_model.PROMISE_KINDS:
+            return "a broken promise"
+        return plural(self.finding.cases, "case")
 
     @property
     def representative(self):
@@ -151,6 +166,11 @@ class GateResult:
     fail_on_fixed: bool = False  # a ratchet: fixed cases fail until the baseline is updated
     fail_on_flaky: bool = False  # flaky new failures (findings) count as confirmed ones
     corrupt: corrupt_gate.CorruptGate = None  # None: the baseline lists no memcheck
+    # the findings of the functions the baseline does not know, judged by
+    # their contracts ([NewFinding]): a violation of a reviewed promise
+    # counts, the others are reported
+    unbaselined: list = field(default_factory=list)
+    drafted: list = field(default_factory=list)  # [NewFinding] new broken drafted promises
 
     @property
     def by_finding(self):
@@ -181,13 +201,31 @@ class GateResult:
         return [f for f in self.new_findings if not f.confirmed] if self.by_finding else self.flaky
 
     @property
+    def violations(self):
+        """The findings of functions the baseline does not know that break a
+        reviewed promise of their contract."""
+        return [g for g in self.unbaselined if g.finding.gating_violation]
+
+    @property
+    def violations_counted(self):
+        """Those of them that fail the gate: confirmed, or flaky under
+        --fail-on-flaky."""
+        return [g for g in self.violations if g.confirmed or self.fail_on_flaky]
+
+    @property
     def failures(self):
         """Why the gate fails, one phrase per reason; none: it does not."""
         what = "new finding" if self.by_finding else "new failure"
         confirmed = self.confirmed_findings if self.by_finding else self.confirmed
+        broken = [g for g in self.violations if g.confirmed]
+        flaky_broken = [g for g in self.violations_counted if not g.confirmed]
         return ([plural(len(confirmed), f"confirmed {what}")] if confirmed else []) + \
             ([f"{plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
              if self.flaky_counted else []) + \
+            ([f"{plural(len(broken), 'confirmed contract violation')} in functions not in "
+              f"the baseline"] if broken else []) + \
+            ([f"{plural(len(flaky_broken), 'flaky contract violation')} in functions not in "
+              f"the baseline (--fail-on-flaky)"] if flaky_broken else []) + \
             ([f"{plural(len(self.fixed), 'fixed case')} the baseline still lists "
               f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else []) + \
             corrupt_gate.failures(self)
@@ -280,7 +318,8 @@ def _rerun_once(suspects, plugin, timeout_ms, dictionary):
 def _rerun(result, plugin, timeout_ms, dictionary):
     """Runs every new failure (and every new broken promise's case) again,
     result.confirm times, drawing from the run's dictionary."""
-    cases = result.new + [g.example for g in result.new_findings if g.example]
+    cases = result.new + [g.example for g in result.new_findings + result.unbaselined
+                          if g.example]
     for _ in range(result.confirm):
         _rerun_once(cases, plugin, timeout_ms, dictionary)
 
@@ -354,7 +393,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
             result.fixed.append(before)
     _attach_findings(conn, run, result)
     conn.close()  # memcheck writes to the store: no reader stays open across it
-    if (result.new or result.new_findings) and confirm:
+    if (result.new or result.new_findings or result.unbaselined) and confirm:
         _rerun(result, _rerun_plugin(result, _spec_for(result)),
                info.timeout_ms, baseline.run["dictionary"])
     result.corrupt = corrupt_gate.judge(result, lambda: _spec_for(result), memcheck)
@@ -364,42 +403,69 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
 
 def _attach_findings(conn, run, result):
     """Each new failure's finding; by finding, the new findings: those of
-    new failures, and broken promises, that the baseline does not list."""
+    new failures, and broken promises, that the baseline does not know;
+    and the findings of the functions the baseline does not know."""
     result.analyzed = findings_store.analyzed(conn, run)
     found = {f.id: f for f in findings_store.stored(conn, run)}
     of_case = {(fn, i): found.get(fid) for fn, i, fid in conn.execute(
         "SELECT function, case_index, finding FROM finding_cases WHERE run_id = ?", (run,))}
     for n in result.new:
         n.finding = of_case.get((n.function, n.case))
-    if not result.by_finding:
-        return
     new = {}
-    for n in result.new:
-        if n.finding and _new_to(result.baseline, n.finding):
-            new.setdefault(n.finding.fingerprint, NewFinding(n.finding)).cases.append(n)
-    for f in found.values():
-        if f.kind in findings_model.PROMISE_KINDS and f.fingerprint not in \
-                result.baseline.findings and f.example_function in result.compared:
-            example = _stored_case(conn, run, f.example_function, f.example_case)
-            new[f.fingerprint] = NewFinding(f, example=example)
-    result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+    if result.by_finding:
+        for n in result.new:
+            if n.finding and _new_to(result.baseline, n.finding):
+                new.setdefault(n.finding.fingerprint, NewFinding(n.finding)).cases.append(n)
+        for f in found.values():
+            if f.kind in findings_model.PROMISE_KINDS and f.fingerprint not in \
+                    result.baseline.findings and f.example_function in result.compared:
+                example = _stored_case(conn, run, f.example_function, f.example_case)
+                if f.drafted:  # reported, not counted
+                    result.drafted.append(NewFinding(f, example=example))
+                else:
+                    new[f.fingerprint] = NewFinding(f, example=example)
+        result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+    if result.analyzed:
+        result.unbaselined = _by_contract(conn, run, result, found.values(), of_case, new)
+
+
+def _by_contract(conn, run, result, found, of_case, new):
+    """[NewFinding] of the findings with cases in functions the baseline
+    does not know (none known to it, nor new already), each with a case of
+    such a function to run again: its representative where that is one."""
+    added = set(result.not_in_baseline)
+    known = result.baseline.findings or {}
+    out = []
+    for f in sorted(found, key=lambda f: f.id):
+        if not added & set(f.functions) or f.fingerprint in new or \
+                (f.fingerprint in known and not _new_to(result.baseline, f)):
+            continue
+        if f.example_function in added:
+            function, index = f.example_function, f.example_case
+        else:
+            function, index = min(k for k, g in of_case.items() if g is f and k[0] in added)
+        out.append(NewFinding(f, example=_stored_case(conn, run, function, index)))
+    return out
 
 
 def _new_to(baseline, finding):
     """Whether the baseline does not know the finding: not by its
     fingerprint, or not as a contract violation (new cases made a known
-    crash break a promise: a new violation)."""
+    crash break a reviewed promise: a new violation)."""
     known = baseline.findings.get(finding.fingerprint)
-    return known is None or (finding.is_violation and not known["violation"])
+    return known is None or (finding.gating_violation and not known["violation"])
 
 
 def _stored_case(conn, run, function, index):
-    """A case of the run as a NewFailure to run again (a broken promise's)."""
-    values, outcome, error_reported, errno = conn.execute(
-        "SELECT value_names, outcome, error_reported, errno FROM results"
+    """A case of the run as a NewFailure to run again (a broken promise's,
+    whose stored return it must give again, or a crash's)."""
+    values, outcome, signal, exit_status, error_reported, errno = conn.execute(
+        "SELECT value_names, outcome, signal, exit_status, error_reported, errno FROM results"
         " WHERE run_id = ? AND function = ? AND case_index = ?", (run, function, index)).fetchone()
-    case = NewFailure(function, index, values.split(" ") if values else [], outcome)
-    case.stored = (outcome, error_reported, errno)
+    case = NewFailure(function, index, values.split(" ") if values else [], outcome, signal,
+                      exit_status)
+    if outcome not in FAILING:
+        case.stored = (outcome, error_reported, errno)
     return case
 
 
@@ -411,9 +477,10 @@ def reproduced(result):
     """What --emit-c writes a reproducer of: by finding, the representative
     case of each confirmed new finding; by case, the first EMIT_LIMIT
     confirmed new failures."""
+    violations = [g.representative for g in result.violations if g.confirmed]
     if result.by_finding:
-        return [g.representative for g in result.confirmed_findings]
-    return result.confirmed[:EMIT_LIMIT]
+        return [g.representative for g in result.confirmed_findings] + violations
+    return result.confirmed[:EMIT_LIMIT] + violations
 
 
 # What an earlier gate wrote into its --emit-c folder: only FUNCTION-case-N
@@ -475,6 +542,43 @@ def _section(items, render, what, where):
     return lines
 
 
+def _finding_lines(r, g, state):
+    """A new finding in the text: title, state, where, trigger, the
+    promise it breaks, and the command that reproduces it."""
+    f = g.finding
+    lines = [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, {g.cases_said}"
+             + (f"; at {f.location}" if f.location else ""), f"    trigger: {f.trigger}"]
+    if f.is_violation:
+        lines.append(f"    breaks: {f.violation}")
+    return lines + [f"    {r.repro_command(g.representative)}"]
+
+
+def _contract_text(r):
+    """The findings of the functions the baseline does not know, judged by
+    their contracts, and new broken promises that are drafted: a violation
+    of a reviewed promise counts, the rest is reported."""
+    if not r.unbaselined and not r.drafted:
+        return []
+    lines = []
+    if r.unbaselined:
+        confirmed = [g for g in r.violations if g.confirmed]
+        lines.append(f"functions not in the baseline, judged by their contracts: "
+                     f"{plural(len(r.unbaselined), 'finding')}; "
+                     f"{plural(len(r.violations), 'violation')} of a reviewed promise, "
+                     f"{len(confirmed)} confirmed")
+    for g in r.unbaselined + r.drafted:
+        confirmed = "confirmed" if g.confirmed else "not confirmed (flaky)"
+        if g.finding.gating_violation:
+            state = confirmed
+        elif g.finding.drafted:
+            state = f"{confirmed} (reported, not counted: the promise it breaks is drafted;" \
+                    f" review it and remove `drafted: true` from the spec)"
+        else:
+            state = f"{confirmed} (reported, not counted: it breaks no promise of the contract)"
+        lines += _finding_lines(r, g, state)
+    return lines
+
+
 def _findings_text(r):
     """The rest of the text of a gate by finding."""
     known = r.of_known_findings
@@ -483,15 +587,8 @@ def _findings_text(r):
              f"{plural(len(known), 'new failing case')} of findings the baseline knows"
              f" (reported, not counted)"]
     for g in r.new_findings:
-        f, n = g.finding, g.representative
         state = "confirmed" if g.confirmed else "not confirmed (flaky)"
-        lines += [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, "
-                  f"{plural(len(g.cases), 'new case') if g.cases else 'a broken promise'}"
-                  + (f"; at {f.location}" if f.location else ""),
-                  f"    trigger: {f.trigger}"]
-        if f.is_violation:
-            lines.append(f"    breaks: {f.violation}")
-        lines.append(f"    {r.repro_command(n)}")
+        lines += _finding_lines(r, g, state)
         if not g.confirmed:
             lines += _section([c for c in g.cases if c.reruns], lambda c: [
                 f"    {c.call()} case {c.case}: {c.described}, then "
@@ -506,7 +603,7 @@ def _findings_text(r):
     if r.fixed:
         lines.append(f"fixed: {plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
-    lines += _corrupt_text(r)
+    lines += _contract_text(r) + _corrupt_text(r)
     lines.append(_verdict(r, "new finding"))
     return lines
 
@@ -517,7 +614,10 @@ def _functions_text(r):
     if r.left_out:
         lines.append(f"left out by --functions: {', '.join(r.left_out)}")
     if r.not_in_baseline:
-        lines.append(f"not in the baseline (not compared): {', '.join(r.not_in_baseline)}; "
+        judged = "judged by their contracts" if r.analyzed else \
+            (f"not compared, nor judged by their contracts: run {r.info.id} has no findings "
+             f"made (`trebuchet findings --db {r.db}` makes them)")
+        lines.append(f"not in the baseline ({judged}): {', '.join(r.not_in_baseline)}; "
                      f"`{r.baseline_command(r.not_in_baseline)}` adds "
                      f"{'it' if len(r.not_in_baseline) == 1 else 'them'}")
     if r.changed:
@@ -593,6 +693,6 @@ def as_text(r):
     else:
         lines.append(f"run {r.info.id} has no findings made (`trebuchet findings --db {r.db}`"
                      f" makes them), so it is gated case by case")
-    lines += _corrupt_text(r)
+    lines += _contract_text(r) + _corrupt_text(r)
     lines.append(_verdict(r, "new failure"))
     return "\n".join(lines)
