@@ -331,7 +331,7 @@ def test_a_future_format_is_told_what_to_do(tmp_path):
         baselines.read(path)
     assert str(e.value) == (
         f'{path}:1: a baseline of format "trebuchet baseline 9", which this trebuchet does not '
-        f'read (it reads "trebuchet baseline 1" to "trebuchet baseline 3"): gate with the '
+        f'read (it reads "trebuchet baseline 1" to "trebuchet baseline 4"): gate with the '
         f'trebuchet that wrote it, or write the baseline again with this one')
 
 

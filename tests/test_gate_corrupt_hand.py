@@ -74,7 +74,7 @@ def compared(tmp_path, monkeypatch):
 def test_the_baseline_lists_the_checked_cases_and_where_each_error_struck(compared):
     _, _, path = compared
     data = json.loads(path.read_text())
-    assert data["format"] == "trebuchet baseline 3"
+    assert data["format"] == "trebuchet baseline 4"
     assert data["functions"]["demo_count"]["memchecked"] == [0, 1, 2, 3, 4, 5]
     # memcheck's strlen stands for the call's own: the defect is demo_count's
     assert [(c["case"], c["kind"], c["at"]) for c in data["corrupt_cases"]] == [

@@ -27,6 +27,10 @@ def add_baseline(sub):
     options.FUNCTIONS.add(bl, metavar="F,G", help="take only these functions from the run"
                           " (a function the spec changed or added, as the gate names it) into"
                           " the baseline --out holds, keeping the others as they are")
+    bl.add_argument("--flaky", metavar="FINGERPRINT,...", help="list these findings of the"
+                    " newest run (by the fingerprint the gate gives a flaky one) in the baseline"
+                    " --out holds as known flaky, so that they never fail the gate; nothing else"
+                    " of it changes")
     bl.set_defaults(func=cmd_baseline)
 
 
@@ -36,7 +40,12 @@ def cmd_baseline(args):
 
     writable(args.out)
     target, spec_name = baseline.stored_target(args.db, args.target)
-    made = baseline.from_store(args.db, target, spec_name)
+    if args.flaky and args.functions:
+        raise TrebuchetError("--flaky and --functions are two edits of a baseline: one at a time")
+    if args.flaky:
+        made = baseline.with_flaky(args.out, args.db, target, split(args.flaky))
+    else:
+        made = baseline.kept_flaky(args.out, baseline.from_store(args.db, target, spec_name))
     if args.functions:
         made = baseline.rebased(args.out, made, split(args.functions))
     text = baseline.dumps(made)
@@ -45,7 +54,9 @@ def cmd_baseline(args):
             out.write(text)
     except OSError as e:
         raise TrebuchetError(f"cannot be written: {e.strerror}", args.out) from None
-    print(f"baseline of {target} written to {args.out}")
+    kept = len(made.get("flaky") or ())
+    print(f"baseline of {target} written to {args.out}"
+          + (f" ({plural(kept, 'known flaky finding')})" if kept else ""))
     return Exit.OK
 
 

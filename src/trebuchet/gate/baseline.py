@@ -44,10 +44,12 @@ from trebuchet.store import database as store
 from trebuchet.store.runs import newest_full_run
 
 # The format written; 2 records each function's call and datatypes, 3 the
-# cases memcheck checked.  Every format read: a file of format 1 stands by
-# its run's spec_digest instead, one of 1 or 2 lists no memcheck.
-FORMAT = "trebuchet baseline 3"
-FORMATS = ("trebuchet baseline 1", "trebuchet baseline 2", FORMAT)
+# cases memcheck checked, 4 each finding's source line and the findings
+# known to be flaky.  Every format read: a file of format 1 stands by its
+# run's spec_digest instead, one of 1 or 2 lists no memcheck, one of 1 to
+# 3 no finding's line nor flaky ones.
+FORMAT = "trebuchet baseline 4"
+FORMATS = ("trebuchet baseline 1", "trebuchet baseline 2", "trebuchet baseline 3", FORMAT)
 # The run parameters that must match for two runs to be compared case by case;
 # the spec is compared function by function (CALL).
 COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "targeted")
@@ -174,6 +176,7 @@ def dumps(baseline):
         f' "run": {one(baseline["run"])},\n',
         f' "functions": {{\n{functions}\n }},\n',
         (f' "findings": {block(baseline["findings"])},\n' if "findings" in baseline else ""),
+        (f' "flaky": {block(baseline["flaky"])},\n' if baseline.get("flaky") else ""),
         f' "failing": {block(baseline["failing"])},\n',
         (f' "corrupt_cases": {block(baseline["corrupt_cases"])},\n'
          if "corrupt_cases" in baseline else ""),
@@ -192,6 +195,7 @@ class Baseline:
     setup: set        # (function, case)
     findings: dict = None  # fingerprint -> finding line; None: a baseline that gates by case
     corrupt: dict = None   # (function, case) -> Corrupt case line; None: no memcheck listed
+    flaky: dict = None     # fingerprint -> a finding known to be flaky: never fails the gate
 
     def memchecked(self, function):
         """The cases of function memcheck judged in the baseline's run."""
@@ -204,7 +208,8 @@ def _schema():
 
 def _line_of(text, where):
     """The line of an entry of `failing` or `setup`: one case per line."""
-    if len(where) < 2 or where[0] not in ("findings", "failing", "corrupt_cases", "setup"):
+    if len(where) < 2 or where[0] not in ("findings", "flaky", "failing", "corrupt_cases",
+                                          "setup"):
         return None
     lines = text.splitlines()
     opening = next((i for i, l in enumerate(lines) if l.startswith(f' "{where[0]}": [')), None)
@@ -258,6 +263,43 @@ def _check_format(data, text, path):
                          f"baseline` has \"format\": \"{FORMAT}\")", path, line)
 
 
+def flaky_line(f):
+    """A finding known to be flaky as the file lists it: what identifies it,
+    and what a reviewer reads."""
+    return dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions)
+
+
+def with_flaky(path, db, target, fingerprints):
+    """The baseline at path with the findings of target's newest run in db
+    named by fingerprints listed as known flaky (`trebuchet baseline
+    --flaky`): a new finding among them never fails the gate.  Nothing
+    else of the file changes."""
+    old = _checked(path)
+    if old["target"] != target:
+        raise TrebuchetError(f"a baseline of {old['target']}, not of {target}", path)
+    conn = store.connect(db)
+    run = newest_full_run(conn, target, db)
+    found = {f.fingerprint: f for f in findings_store.stored(conn, run)}
+    unknown = [fp for fp in fingerprints if fp not in found]
+    if unknown:
+        raise TrebuchetError(f"run {run} of {target} has no finding {', '.join(unknown)} (the"
+                             f" gate names a flaky finding's fingerprint)", db)
+    listed = {f["fingerprint"]: f for f in old.get("flaky", ())}
+    listed.update((fp, flaky_line(found[fp])) for fp in fingerprints)
+    old["run"] = {k: v for k, v in old["run"].items() if (k, v) != ("targeted", WHOLE)}
+    return dict(old, format=FORMAT, flaky=sorted(listed.values(), key=lambda f: f["fingerprint"]))
+
+
+def kept_flaky(path, made):
+    """made, keeping the known flaky findings the baseline at path lists:
+    writing a baseline again keeps what was decided about them."""
+    try:
+        flaky = _checked(path).get("flaky") if Path(path).is_file() else None
+    except TrebuchetError:  # not a baseline: written over, as before
+        flaky = None
+    return dict(made, flaky=flaky) if flaky else made
+
+
 def rebased(path, new, functions):
     """The baseline at path with the entries of functions taken from new (the
     from_store() of a run drawn as it was): their counts, listed cases and
@@ -306,7 +348,8 @@ def read(path):
                 else None)
     return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
                     keyed(data["failing"]), set(keyed(data["setup"])), findings,
-                    keyed(data["corrupt_cases"]) if "corrupt_cases" in data else None)
+                    keyed(data["corrupt_cases"]) if "corrupt_cases" in data else None,
+                    {f["fingerprint"]: f for f in data.get("flaky", ())})
 
 
 def _checked(path):

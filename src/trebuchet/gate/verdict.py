@@ -31,6 +31,9 @@ promise broken without a crash (a missing error) is a new finding too,
 confirmed when its representative case, run again, returns the same way
 again.
 
+A finding the baseline lists as known flaky (`trebuchet baseline --flaky`)
+never fails the gate: it is listed as such, confirmed or not.
+
 The flaky rule, one for the whole project: what is new is confirmed when
 it fails again on at least one of its --confirm reruns (a crash, the same
 broken promise, the same Corrupt kind), and flaky when it fails on none of
@@ -171,6 +174,7 @@ class GateResult:
     # counts, the others are reported
     unbaselined: list = field(default_factory=list)
     drafted: list = field(default_factory=list)  # [NewFinding] new broken drafted promises
+    known_flaky: list = field(default_factory=list)  # [NewFinding] the baseline lists as flaky
 
     @property
     def by_finding(self):
@@ -245,12 +249,15 @@ class GateResult:
         without a confirmed regression elsewhere, that is the verdict (exit 2)."""
         return bool(self.changed) and not self.failed
 
-    def baseline_command(self, functions=()):
+    def baseline_command(self, functions=(), flaky=()):
         """The command that writes the baseline from the gated run; with
-        functions, that takes only theirs from it."""
+        functions, that takes only theirs from it; with flaky (findings),
+        that lists them in it as known flaky."""
         return (f"trebuchet baseline --db {self.db} --target {self.spec} "
                 f"--out {self.baseline.path}"
-                + (f" --functions {','.join(functions)}" if functions else ""))
+                + (f" --functions {','.join(functions)}" if functions else "")
+                + (f" --flaky {','.join(g.finding.fingerprint for g in flaky)}" if flaky
+                   else ""))
 
 
 def _sort_functions(result, ran, chosen):
@@ -427,6 +434,11 @@ def _attach_findings(conn, run, result):
         result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
     if result.analyzed:
         result.unbaselined = _by_contract(conn, run, result, found.values(), of_case, new)
+    listed = result.baseline.flaky or {}
+    result.known_flaky = [g for g in result.new_findings + result.unbaselined
+                          if g.finding.fingerprint in listed]
+    result.new_findings = [g for g in result.new_findings if g not in result.known_flaky]
+    result.unbaselined = [g for g in result.unbaselined if g not in result.known_flaky]
 
 
 def _by_contract(conn, run, result, found, of_case, new):
@@ -557,9 +569,10 @@ def _contract_text(r):
     """The findings of the functions the baseline does not know, judged by
     their contracts, and new broken promises that are drafted: a violation
     of a reviewed promise counts, the rest is reported."""
-    if not r.unbaselined and not r.drafted:
-        return []
     lines = []
+    if r.known_flaky:
+        lines.append("known flaky findings (the baseline lists them; never counted): " + "; ".join(
+            f"{g.finding.title} ({g.cases_said})" for g in r.known_flaky))
     if r.unbaselined:
         confirmed = [g for g in r.violations if g.confirmed]
         lines.append(f"functions not in the baseline, judged by their contracts: "
@@ -593,10 +606,16 @@ def _findings_text(r):
             lines += _section([c for c in g.cases if c.reruns], lambda c: [
                 f"    {c.call()} case {c.case}: {c.described}, then "
                 f"{', '.join(c.reruns_described)}"], "flaky", "--junit lists every one")
+    not_confirmed = [g for g in r.new_findings if not g.confirmed]
+    if not_confirmed:
+        lines.append(f"  `{r.baseline_command(flaky=not_confirmed)}` lists "
+                     f"{'it' if len(not_confirmed) == 1 else 'them'} in the baseline as known "
+                     f"flaky, never to fail the gate")
     if known:
         counts = collections.Counter(n.finding.title for n in known)
         lines.append("  known findings with new cases: " + "; ".join(
             f"{title} ({c})" for title, c in sorted(counts.items())))
+
     if confirmed:
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
