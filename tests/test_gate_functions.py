@@ -84,8 +84,9 @@ def test_a_changed_function_is_refused_alone_and_its_command_rebases_it(made):
         " demo_count" in lines
     assert f"  `{rebase}` rebases demo_count on run 2" in lines
     assert "compared 2 cases in 1 function; 0 failing in both" in result.stdout
-    assert result.stdout.endswith("gate refused: 1 function changed in the spec since the"
-                                  " baseline, and no confirmed new failure elsewhere\n")
+    assert result.stdout.endswith("gate refused: 1 function changed since the baseline (call,"
+                                  " datatypes or values), and no confirmed new failure"
+                                  " elsewhere\n")
     before = json.loads(path.read_text())
     trebuchet(*rebase.split()[1:])
     after = json.loads(path.read_text())

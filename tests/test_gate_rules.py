@@ -171,3 +171,28 @@ def test_a_function_not_in_the_baseline_is_judged_by_its_contract(grown):
     assert "    breaks: drafted, not reviewed: returns on acceptable values (demolib.h)" in lines
     assert any("(reported, not counted: the promise it breaks is drafted; review it and "
                "remove `drafted: true` from the spec)" in line for line in lines)
+
+
+def test_a_datatype_edited_refuses_the_functions_whose_values_changed(stores):
+    """string's EMPTY renamed BLANK (the run's dictionary_digest moves):
+    demo_count draws from string and is refused, one line with the command
+    that rebases it; demo_clamp, all int, is gated; that command rebases it
+    and the gate passes."""
+    _, passing, path = stores
+    renamed = {**BASELINE, "demo_count": dict(BASELINE["demo_count"], cases=[
+        (values.replace("EMPTY", "BLANK"), *rest) for values, *rest in
+        BASELINE["demo_count"]["cases"]])}
+    hand_store(passing, renamed, target="demolib")
+    with sqlite3.connect(passing) as conn:
+        conn.execute("UPDATE runs SET dictionary_digest = 'edited' WHERE id = 3")
+    code, out, err = gate(passing, path)
+    command = (f"trebuchet baseline --db {passing} --target {SPEC} --out {path}"
+               f" --functions demo_count")
+    assert (code, err) == (2, ""), out
+    assert (f"refused: demo_count's cases hand over other values than in the baseline (a"
+            f" datatype edited; not compared): `{command}` rebases it on run 3") in out
+    assert "compared 1 case in 1 function; 0 failing in both" in out
+    assert out.rstrip().splitlines()[-1].startswith("gate refused: 1 function changed")
+    subprocess.run(command.split(), check=True, capture_output=True, cwd=ROOT,
+                   executable=TREBUCHET)
+    assert gate(passing, path)[0] == 0

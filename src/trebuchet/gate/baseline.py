@@ -41,6 +41,7 @@ from trebuchet.report import judges, metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import platform
 from trebuchet.store import database as store
+from trebuchet.store import gated
 from trebuchet.store.runs import newest_full_run
 
 # The format written; 2 records each function's call and datatypes, 3 the
@@ -80,11 +81,10 @@ def stored_target(db, name):
     is found by `--target kv`), else the one under targets/."""
     if specs.names_a_file(name):
         return specs.load(specs.find_spec(name)).target, name
-    row = store.connect(db).execute("SELECT spec FROM runs WHERE target = ? ORDER BY id DESC"
-                                    " LIMIT 1", (name,)).fetchone()
-    if row is None:
+    spec = gated.spec_of_newest_run(store.connect(db), name)
+    if spec == ():
         specs.find_spec(name)  # an unknown target is said so, with the known ones
-    return name, (row and row["spec"]) or name
+    return name, spec or name
 
 
 def _crash_scale(conn, db, target, run):
@@ -113,18 +113,16 @@ def from_store(db, target, spec_name):
                               restart_rate=round(f.restart_rate, 2),
                               failure_rate=round(f.failure_rate, 2))
                  for f in summary.functions}
-    for name, signature, datatypes in conn.execute(
-            "SELECT name, signature, datatypes FROM functions WHERE run_id = ?", (run,)):
+    digests = gated.values_digests(conn, run)
+    for name, (signature, datatypes, _) in gated.function_calls(conn, run).items():
         if name in functions:
-            functions[name].update(signature=signature, datatypes=datatypes)
+            functions[name].update(signature=signature, datatypes=datatypes,
+                                   values=digests[name])
     for kind, scale in _crash_scale(conn, db, target, run):
         for f in scale.functions:
             functions[f.name].update({kind: f.count, f"{kind}_rate": round(f.rate, 2)})
     corrupt_cases = _memchecked(conn, run, functions)
-    rows = conn.execute("SELECT function, case_index, value_names, outcome, signal, exit_status"
-                        " FROM results WHERE run_id = ? AND outcome != 'PASS'"
-                        " ORDER BY function, case_index", (run,))
-    listed = [case_line(*r) for r in rows]
+    listed = [case_line(*r) for r in gated.not_passing(conn, run)]
     parameters = run_parameters(summary.info)
     if parameters["targeted"] == WHOLE:  # written for a targeted run only, as before them
         del parameters["targeted"]
@@ -309,6 +307,17 @@ def rebased(path, new, functions):
     old = _checked(path)
     differ = [k for k in COMPARABLE
               if old["run"].get(k, WHOLE) != new["run"].get(k, WHOLE)]
+    others = [n for n in old["functions"] if n not in functions]
+    if differ == ["dictionary_digest"] and all("values" in old["functions"][n] for n in others):
+        # a datatype edited: the functions whose cases now hand over other
+        # values must be among those rebased; the others stay as reviewed
+        moved = [n for n in others if n in new["functions"] and
+                 old["functions"][n]["values"] != new["functions"][n].get("values")]
+        if moved:
+            raise TrebuchetError(f"the values of {', '.join(moved)} changed too (a datatype "
+                                 f"edited): add {'it' if len(moved) == 1 else 'them'} to "
+                                 f"--functions", path)
+        differ = []
     if differ:
         raise TrebuchetError(f"the run's {', '.join(differ)} differ from the baseline's, so its "
                              f"functions cannot join it: write the whole baseline (without "

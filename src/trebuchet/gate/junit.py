@@ -149,6 +149,7 @@ def write(result, path):
     for d in corrupt_gate.counted(result):
         corrupted.setdefault(d.representative.function, []).append(d)
     functions = sorted(set(result.compared) | set(skipped) | set(result.changed)
+                       | set(result.revalued)
                        | set(result.not_in_baseline))
     failing = sum(1 for f in result.compared if f in found or f in corrupted or
                   not result.by_finding and (f in confirmed or result.fail_on_flaky and f in flaky))
@@ -156,7 +157,7 @@ def write(result, path):
     corrupt_fixed = len(result.corrupt.fixed) if result.corrupt else 0
     failing += len(result.fixed) + corrupt_fixed if result.fail_on_fixed else 0
     tests = str(len(functions) + len(result.fixed) + corrupt_fixed)
-    errors = str(len(result.changed))
+    errors = str(len(result.changed) + len(result.revalued))
     root = ET.Element("testsuites", name="trebuchet gate", tests=tests,
                       failures=str(failing), errors=errors, time=f"{result.seconds:.3f}")
     suite = ET.SubElement(root, "testsuite", name=result.target, tests=tests,
@@ -187,9 +188,10 @@ def write(result, path):
             _corrupt_failure(case, result, d)
         if function in skipped:
             ET.SubElement(case, "skipped", message=skipped[function])
-        if function in result.changed:
-            ET.SubElement(case, "error", type="changed", message="changed in the spec since "
-                          "the baseline: not compared").text = \
+        if function in result.changed or function in result.revalued:
+            said = "changed in the spec since the baseline" if function in result.changed \
+                else "its cases hand over other values than in the baseline (a datatype edited)"
+            ET.SubElement(case, "error", type="changed", message=f"{said}: not compared").text = \
                 result.baseline_command([function]) + "\n"
     _fixed(suite, result)
     _corrupt_fixed(suite, result)

@@ -59,7 +59,7 @@ from trebuchet.core.outcomes import FAILING
 from trebuchet.core.outputs import writable_dir
 from trebuchet.store.runs import RunInfo, newest_full_run, unfinished_after
 from trebuchet.core import platform
-from trebuchet.store import database as store
+from trebuchet.store import database as store, gated
 from trebuchet.build import plugins as build
 from trebuchet.run import emit_c, repro
 from trebuchet.harness import executor
@@ -159,6 +159,7 @@ class GateResult:
     compared: dict = field(default_factory=dict)  # function -> cases compared
     not_in_baseline: list = field(default_factory=list)  # functions the run adds
     changed: list = field(default_factory=list)   # functions whose call or datatypes changed
+    revalued: list = field(default_factory=list)  # functions whose cases hand over other values
     left_out: list = field(default_factory=list)  # the baseline's, not in --functions
     new: list = field(default_factory=list)       # [NewFailure]
     fixed: list = field(default_factory=list)     # baseline case lines that pass now
@@ -245,9 +246,10 @@ class GateResult:
 
     @property
     def refused(self):
-        """Functions changed in the spec since the baseline were not gated:
-        without a confirmed regression elsewhere, that is the verdict (exit 2)."""
-        return bool(self.changed) and not self.failed
+        """Functions changed in the spec, or whose values changed, since the
+        baseline were not gated: without a confirmed regression elsewhere,
+        that is the verdict (exit 2)."""
+        return bool(self.changed or self.revalued) and not self.failed
 
     def baseline_command(self, functions=(), flaky=()):
         """The command that writes the baseline from the gated run; with
@@ -260,7 +262,7 @@ class GateResult:
                    else ""))
 
 
-def _sort_functions(result, ran, chosen):
+def _sort_functions(result, ran, digests, chosen):
     """Which functions are compared: those both sides ran with the same call
     and datatypes.  One the run adds is listed, one changed in the spec is
     refused alone; every one of the baseline's must have run, unless
@@ -285,6 +287,8 @@ def _sort_functions(result, ran, chosen):
         before = baseline.functions[name]
         if _changed(before, call, baseline.run, result.info):
             result.changed.append(name)
+        elif "values" in before and before["values"] != digests[name]:
+            result.revalued.append(name)
         elif cases != before["cases"]:
             raise TrebuchetError(f"{name}: run {run} holds {cases} cases, the baseline "
                                  f"{before['cases']}; the runs drew other cases", result.db)
@@ -300,10 +304,18 @@ def _changed(before, call, baseline_run, info):
     return baseline_run["spec_digest"] != info.spec_digest
 
 
+def _by_function_values(baseline):
+    """Whether the baseline has each function's values digest (format 4):
+    then a datatype edited (the run's dictionary_digest) refuses the
+    functions whose cases now hand over other values, not the whole run."""
+    return all("values" in f for f in baseline.functions.values())
+
+
 def _check_parameters(baseline, info, db):
     now = baselines.run_parameters(info)
+    judged_alone = ("dictionary_digest",) if _by_function_values(baseline) else ()
     differ = [f"{k} ({baseline.run[k]} in the baseline, {now[k]} in run {info.id})"
-              for k in baselines.COMPARABLE if baseline.run[k] != now[k]]
+              for k in baselines.COMPARABLE if baseline.run[k] != now[k] and k not in judged_alone]
     if differ:
         raise TrebuchetError(f"run {info.id} of {baseline.target} cannot be compared with "
                              f"{baseline.path}: its {', '.join(differ)} differ", db)
@@ -379,14 +391,9 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
                         str(db), info, confirm, fail_on_fixed=fail_on_fixed,
                         fail_on_flaky=fail_on_flaky)
-    ran = {name: (signature, datatypes, cases) for name, signature, datatypes, cases in
-           conn.execute("SELECT r.function, f.signature, f.datatypes, count(*) FROM results r"
-                        " JOIN functions f ON f.run_id = r.run_id AND f.name = r.function"
-                        " WHERE r.run_id = ? GROUP BY r.function", (run,))}
-    _sort_functions(result, ran, functions)
-    for function, index, values, outcome, signal, exit_status in conn.execute(
-            "SELECT function, case_index, value_names, outcome, signal, exit_status"
-            " FROM results WHERE run_id = ? ORDER BY function, case_index", (run,)):
+    _sort_functions(result, gated.function_calls(conn, run), gated.values_digests(conn, run),
+                    functions)
+    for function, index, values, outcome, signal, exit_status in gated.compared_cases(conn, run):
         if function not in result.compared:
             continue
         before = baseline.failing.get((function, index))
@@ -644,6 +651,9 @@ def _functions_text(r):
                      f"compared): {', '.join(r.changed)}")
         lines += [f"  `{r.baseline_command([name])}` rebases {name} on run {r.info.id}"
                   for name in r.changed]
+    lines += [f"refused: {name}'s cases hand over other values than in the baseline (a datatype"
+              f" edited; not compared): `{r.baseline_command([name])}` rebases it on run "
+              f"{r.info.id}" for name in r.revalued]
     return lines
 
 
@@ -657,8 +667,9 @@ def _verdict(r, what):
     if r.failed:
         return f"gate failed: {'; '.join(r.failures)}"
     if r.refused:
-        return (f"gate refused: {plural(len(r.changed), 'function')} changed in the spec since "
-                f"the baseline, and no confirmed {what} elsewhere")
+        return (f"gate refused: {plural(len(r.changed) + len(r.revalued), 'function')} changed"
+                f" since the baseline (call, datatypes or values), and no confirmed {what}"
+                f" elsewhere")
     return f"gate passed: no confirmed {what}"
 
 
