@@ -196,3 +196,39 @@ def test_a_datatype_edited_refuses_the_functions_whose_values_changed(stores):
     subprocess.run(command.split(), check=True, capture_output=True, cwd=ROOT,
                    executable=TREBUCHET)
     assert gate(passing, path)[0] == 0
+
+
+def test_a_corrupt_baseline_that_names_no_case_of_the_run_is_refused(tmp_path, monkeypatch):
+    """A Corrupt case past its function's cases, with other values than the
+    run's case, or listed twice: one line naming the baseline (and the
+    entry's line where it has one), exit 2, before memcheck runs."""
+    from test_gate_corrupt_hand import ALL_PASS, BEFORE, memchecked
+    monkeypatch.chdir(ROOT)
+    db, path = tmp_path / "hand.db", tmp_path / "demolib.baseline"
+    hand_store(db, ALL_PASS, target="demolib")
+    memchecked(db, BEFORE)
+    text = baselines.dumps(baselines.from_store(db, "demolib", SPEC))
+    hand_store(db, ALL_PASS, target="demolib")
+    memchecked(db, BEFORE)
+    assert gate(db, path.write_text(text) and path, "--no-memcheck")[0] == 0
+    lines = text.splitlines()
+    first = lines.index(' "corrupt_cases": [') + 1  # 0-based: the first Corrupt case
+    past = text.replace('"memchecked": [0, 1, 2, 3, 4, 5]', '"memchecked": [0, 1, 2, 3, 4, 999]')
+    assert past != text
+    edits = [
+        (text.replace('"case": 2, "values"', '"case": 999, "values"'),
+         f"{path}:{first + 2}: corrupt_cases/1: case 999 of demo_count is not among the cases"),
+        (past, f"{path}: functions/demo_count/memchecked: case 999 is not a case of demo_count"
+               f" in run 2 (it holds 6)"),
+        (text.replace('"values": ["string:NULL", "int:ONE"], "kind"',
+                      '"values": ["string:NOPE", "int:ONE"], "kind"'),
+         f"{path}:{first + 1}: corrupt_cases/0: case 1 of demo_count is string:NOPE int:ONE here"
+         f" and string:NULL int:ONE in run 2: not the same case"),
+        ("\n".join(lines[:first + 1] + [lines[first]] + lines[first + 1:]),  # ends with ","
+         f"{path}:{first + 2}: corrupt_cases/1: case 1 of demo_count is listed twice (also"
+         f" corrupt_cases/0)")]
+    for edited, said in edits:
+        path.write_text(edited)
+        code, out, err = gate(db, path, "--no-memcheck")
+        assert (code, out, err.count("\n")) == (2, "", 1), err
+        assert err.startswith(f"trebuchet: {said}"), err

@@ -204,6 +204,11 @@ def _schema():
     return json.loads((paths.SCHEMAS / "baseline.schema.json").read_text())
 
 
+def line_of_entry(path, key, index):
+    """The line of a baseline file's entry key/index (one case per line)."""
+    return _line_of(Path(path).read_text(), [key, index])
+
+
 def _line_of(text, where):
     """The line of an entry of `failing` or `setup`: one case per line."""
     if len(where) < 2 or where[0] not in ("findings", "flaky", "failing", "corrupt_cases",
@@ -379,9 +384,20 @@ def _checked(path):
         raise TrebuchetError(f"{'/'.join(map(str, where)) or 'top level'}: {e.message}", path,
                              _line_of(text, where))
     for key in ("failing", "corrupt_cases", "setup"):
+        seen = {}
         for i, c in enumerate(data.get(key, ())):
+            at = _line_of(text, [key, i])
             if c["function"] not in data["functions"]:
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
-                                     f"baseline's functions", path, _line_of(text, [key, i]))
+                                     f"baseline's functions", path, at)
+            twice = seen.setdefault((c["function"], c["case"]), i)
+            if twice != i:
+                raise TrebuchetError(f"{key}/{i}: case {c['case']} of {c['function']} is listed"
+                                     f" twice (also {key}/{twice})", path, at)
+            if key == "corrupt_cases" and \
+                    c["case"] not in data["functions"][c["function"]].get("memchecked", ()):
+                raise TrebuchetError(f"{key}/{i}: case {c['case']} of {c['function']} is not "
+                                     f"among the cases memcheck checked (its memchecked)",
+                                     path, at)
     data["run"].setdefault("targeted", WHOLE)
     return data

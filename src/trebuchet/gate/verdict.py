@@ -393,9 +393,13 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
                         fail_on_flaky=fail_on_flaky)
     _sort_functions(result, gated.function_calls(conn, run), gated.values_digests(conn, run),
                     functions)
+    memchecked = {(f, c) for f in result.compared for c in baseline.memchecked(f)}
+    values_of = {}  # of the memchecked cases, as the gated run holds them
     for function, index, values, outcome, signal, exit_status in gated.compared_cases(conn, run):
         if function not in result.compared:
             continue
+        if (function, index) in memchecked:
+            values_of[(function, index)] = values
         before = baseline.failing.get((function, index))
         if outcome in FAILING:
             if before:
@@ -405,6 +409,7 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
                                              else [], outcome, signal, exit_status))
         elif outcome == "PASS" and before:
             result.fixed.append(before)
+    _check_memchecked(result, memchecked, values_of)
     _attach_findings(conn, run, result)
     conn.close()  # memcheck writes to the store: no reader stays open across it
     if (result.new or result.new_findings or result.unbaselined) and confirm:
@@ -413,6 +418,26 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     result.corrupt = corrupt_gate.judge(result, lambda: _spec_for(result), memcheck)
     result.seconds = time.monotonic() - started
     return result
+
+
+def _check_memchecked(result, memchecked, values_of):
+    """That every case the baseline memchecked is a case of the gated run,
+    and every one it lists as Corrupt holds the same values there: a case
+    past a function's cases, or values of another draw, is a baseline
+    edited by hand or from elsewhere, refused before memcheck runs."""
+    baseline, run = result.baseline, result.info.id
+    for function, case in sorted(memchecked - values_of.keys()):
+        raise TrebuchetError(f"functions/{function}/memchecked: case {case} is not a case of "
+                             f"{function} in run {run} (it holds {result.compared[function]})",
+                             baseline.path)
+    for i, ((function, case), line) in enumerate(baseline.corrupt.items() if baseline.corrupt
+                                                 else ()):
+        now = values_of.get((function, case))
+        if now is not None and (now.split(" ") if now else []) != line["values"]:
+            raise TrebuchetError(
+                f"corrupt_cases/{i}: case {case} of {function} is {' '.join(line['values'])} "
+                f"here and {now} in run {run}: not the same case",
+                baseline.path, baselines.line_of_entry(baseline.path, "corrupt_cases", i))
 
 
 def _attach_findings(conn, run, result):
