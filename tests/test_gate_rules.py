@@ -5,6 +5,7 @@ that must come.  Exit codes, in order: 2 for bad input or an output that
 cannot be written, found before any work; 1 whenever the verdict is
 "failed", even when an output fails afterwards; 2 when it passed but an
 output was not written; else 0."""
+import json
 import re
 import sqlite3
 import subprocess
@@ -232,3 +233,52 @@ def test_a_corrupt_baseline_that_names_no_case_of_the_run_is_refused(tmp_path, m
         code, out, err = gate(db, path, "--no-memcheck")
         assert (code, out, err.count("\n")) == (2, "", 1), err
         assert err.startswith(f"trebuchet: {said}"), err
+
+
+def test_a_fixed_finding_closes_the_alert_it_raised(tmp_path):
+    """demolib version 2 drops a NULL check: gated against version 1's
+    baseline, its SARIF alert sits at the source line under the finding's
+    fingerprint; version 1 gated against version 2's baseline gives that
+    finding's fixed result at the same line under the same fingerprint and
+    rule. JUnit names the line relative to --source-root."""
+    lib = tmp_path / "build/tests/demolib/libdemo.so"
+    lib.parent.mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    for name in ("demolib.c", "demolib.h"):
+        (tmp_path / "src" / name).write_text((ROOT / "tests/demolib" / name).read_text())
+    (tmp_path / "demolib.h").write_text((ROOT / "tests/demolib/demolib.h").read_text())
+    (tmp_path / "spec.yaml").write_text((ROOT / SPEC).read_text())
+
+    def cli(*args):
+        return subprocess.run([TREBUCHET, *map(str, args)], cwd=tmp_path, capture_output=True,
+                              text=True)
+
+    def run_version(version, baseline=None):
+        flags = ["-DDEMOLIB_DROP_NULL_CHECK"] if version == 2 else []
+        subprocess.run(["cc", "-O2", "-g", "-shared", "-fPIC", *flags, "-o", lib,
+                        "src/demolib.c"], check=True, cwd=tmp_path)
+        cli("run", "--target", "spec.yaml", "--functions", "demo_count", "--db", "t.db",
+            "--quiet")
+        if baseline:
+            cli("baseline", "--db", "t.db", "--target", "spec.yaml", "--out", baseline)
+
+    def sarif_results(baseline, name):
+        said = cli("gate", "--db", "t.db", "--baseline", baseline, "--confirm", "0",
+                   "--sarif", f"{name}.sarif", "--junit", f"{name}.xml", "--source-root", "src")
+        results = json.loads((tmp_path / f"{name}.sarif").read_text())["runs"][0]["results"]
+        return said, [(r["ruleId"], r.get("kind"), r["locations"][0]["physicalLocation"],
+                       r["partialFingerprints"]) for r in results]
+
+    run_version(1, "v1.baseline")
+    run_version(2, "v2.baseline")
+    said, new = sarif_results("v1.baseline", "new")
+    assert said.returncode == 1 and len(new) == 1, said.stdout
+    rule, _, where, fingerprint = new[0]
+    assert where == {"artifactLocation": {"uri": "demolib.c"}, "region": {"startLine": 17}}
+    assert 'message="demolib.c:17: SIGSEGV in demo_count' in (tmp_path / "new.xml").read_text()
+    run_version(1)
+    said, fixed = sarif_results("v2.baseline", "fixed")
+    assert said.returncode == 0, said.stdout
+    assert fixed == [(rule, "pass", where, fingerprint)]
+    assert "fixed findings (in the baseline, not in run 3; their alerts close): SIGSEGV in " \
+        "demo_count at demolib.c:17" in said.stdout.splitlines()

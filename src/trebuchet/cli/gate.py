@@ -105,8 +105,8 @@ def add_gate(sub):
                     " confirmed new finding (a baseline without findings: of each of the first"
                     " 20 confirmed new failures) into DIR (new or empty)")
     gt.add_argument("--source-root", metavar="DIR", help="the library's source tree: SARIF"
-                    " locations under it are made relative to it (default: the working"
-                    " directory)")
+                    " locations and the source paths of JUnit and the text under it are made"
+                    " relative to it (default: the working directory)")
     gt.set_defaults(func=cmd_gate)
 
 
@@ -127,6 +127,7 @@ def cmd_gate(args):
             writable(path)
     result = gate.gate(args.db, args.baseline, args.confirm, args.target, split(args.functions),
                        args.fail_on_fixed, args.fail_on_flaky, not args.no_memcheck)
+    result.source_root = args.source_root
     # the verdict as the text, JUnit and SARIF give it: the reproducers'
     # own run of their cases (--confirm 0 ran none) must not change it
     failed, refused = result.failed, result.refused

@@ -41,6 +41,7 @@ from trebuchet.report import judges, metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import platform
 from trebuchet.store import database as store
+from trebuchet.gate import places
 from trebuchet.store import gated
 from trebuchet.store.runs import newest_full_run
 
@@ -153,8 +154,11 @@ def _memchecked(conn, run, functions):
 def finding_line(f):
     """One finding as the file holds it: what identifies it, and what a
     reviewer reads."""
-    return dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions,
+    line = dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions, kind=f.kind,
                 cases=f.cases, violation=f.gating_violation)  # a drafted one counts once reviewed
+    if f.location:  # where its alert sits, so that the fixed result closes it (gate/sarif.py)
+        line["location"] = places.place(f.location)
+    return line
 
 
 def dumps(baseline):

@@ -24,7 +24,7 @@ import socket
 import time
 import xml.etree.ElementTree as ET
 
-from trebuchet.gate import corrupt_verdict as corrupt_gate
+from trebuchet.gate import corrupt_verdict as corrupt_gate, places
 
 
 def _text_of(result, failures):
@@ -34,7 +34,7 @@ def _text_of(result, failures):
 
 def _finding_failure(case, result, g):
     f, n = g.finding, g.representative
-    where = f"{f.location}: " if f.location else ""
+    where = f"{places.place(f.location, result.source_root)}: " if f.location else ""
     if not g.confirmed:  # counted by --fail-on-flaky
         where += "flaky (--fail-on-flaky): "
     failure = ET.SubElement(case, "failure", type=f.kind, message=f"{where}{f.title}")
@@ -45,7 +45,7 @@ def _finding_failure(case, result, g):
 
 def _corrupt_failure(case, result, d):
     c = d.representative
-    where = f"{d.location}: " if d.location else ""
+    where = f"{places.place(d.location, result.source_root)}: " if d.location else ""
     if not d.confirmed:  # counted by --fail-on-flaky
         where += "flaky (--fail-on-flaky): "
     failure = ET.SubElement(case, "failure", type="CORRUPT", message=f"{where}{d.title}")

@@ -29,7 +29,8 @@ import json
 import re
 from pathlib import Path
 
-from trebuchet.gate import corrupt_verdict as corrupt_gate
+from trebuchet.findings.signature import PROMISE_KINDS
+from trebuchet.gate import corrupt_verdict as corrupt_gate, places
 
 RULES = [
     dict(id="ABORT", name="CallAborts",
@@ -73,21 +74,9 @@ def _spec_location(spec, function):
     return spec.path, 1
 
 
-def _uri(path, root=None):
-    """Relative to root (default the working directory: a repository's root
-    in CI) when the file lies under it, else absolute; a path that was
-    relative already (a library's own source tree, as its debug information
-    names it) stays as it is."""
-    if not Path(path).is_absolute() and root is None and not Path(path).exists():
-        return str(path)
-    path = Path(path).resolve()
-    here = Path(root or Path.cwd()).resolve()
-    return str(path.relative_to(here)) if path.is_relative_to(here) else path.as_uri()
-
-
 def _spec_place(spec, function, root=None):
     path, line = _spec_location(spec, function)
-    return dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(path, root)),
+    return dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(path, root)),
                                       region=dict(startLine=line)))
 
 
@@ -96,7 +85,7 @@ def _finding_result(result, spec, g, root):
     where = _spec_place(spec, n.function, root)
     if f.location:
         file, _, line = f.location.rpartition(":")
-        where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
+        where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
                                            region=dict(startLine=int(line))))
     rule = "PROMISE" if n.outcome == "PASS" else n.outcome  # a broken error promise
     broken = f" It breaks the contract: {f.violation}." if f.is_violation else ""
@@ -121,7 +110,7 @@ def _corrupt_result(result, spec, d, root):
     where = _spec_place(spec, c.function, root)
     if d.location:
         file, _, line = d.location.rpartition(":")
-        where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
+        where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
                                            region=dict(startLine=int(line))))
     text = (f"{d.title}: {len(d.cases)} new Corrupt case{'s' if len(d.cases) != 1 else ''}, "
             f"e.g. {c.call()} (case {c.case}): {c.what}. {d.reruns_said.capitalize()}. "
@@ -175,6 +164,34 @@ def _fixed_result(result, spec, c, root=None):
                 properties=dict(case=c["case"], values=c["values"], fixed=True))
 
 
+def _rule_of(kind):
+    """The rule a finding's alert was raised under, from its kind."""
+    return "PROMISE" if kind in PROMISE_KINDS else "RESTART" if kind == "hang" else "ABORT"
+
+
+def _fixed_finding_result(result, spec, line, root=None):
+    """A finding the baseline lists that the run has no more: absent, a
+    pass, at the source line and under the fingerprint its alert had
+    (format 4 keeps both; an older baseline's falls back on the spec's
+    entry), so that code scanning closes that very alert."""
+    function = line["functions"][0]
+    where = _spec_place(spec, function, root)
+    if line.get("location"):
+        file, _, number = line["location"].rpartition(":")
+        where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
+                                           region=dict(startLine=int(number))))
+    rule = _rule_of(line.get("kind"))
+    text = (f"{line['title']} ({', '.join(line['functions'])}): in the baseline, not in run "
+            f"{result.info.id}: fixed. Update the baseline: {result.baseline_command()}")
+    return dict(ruleId=rule, ruleIndex=RULE_INDEX[rule], kind="pass", level="none",
+                baselineState="absent", message=dict(text=text),
+                locations=[dict(where, logicalLocations=[dict(
+                    name=function, kind="function",
+                    fullyQualifiedName=f"{result.target}::{function}")])],
+                partialFingerprints={"trebuchetFinding/v1": line["fingerprint"]},
+                properties=dict(finding=line["title"], fixed=True))
+
+
 def _result(result, spec, n, root=None):
     again = (f"failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
              else "was not run again (--confirm 0)")
@@ -197,7 +214,10 @@ def document(result, spec, version, root=None):
     results += [_finding_result(result, spec, g, root) for g in result.violations
                 if g.confirmed]
     results += [_corrupt_result(result, spec, d, root) for d in corrupt_gate.counted(result)]
-    results += [_fixed_result(result, spec, c, root) for c in result.fixed]
+    if result.by_finding:  # the alerts were the findings': their fixed results close them
+        results += [_fixed_finding_result(result, spec, f, root) for f in result.fixed_findings]
+    else:
+        results += [_fixed_result(result, spec, c, root) for c in result.fixed]
     if result.corrupt:
         results += [_corrupt_fixed_result(result, spec, defect, lines, root)
                     for defect, lines in result.corrupt.fixed_defects()]

@@ -67,7 +67,7 @@ from trebuchet.spec import load as specs
 from trebuchet.core.errors import HarnessError, TrebuchetError
 from trebuchet.core.readable import outcome_brief, plural
 
-from trebuchet.gate import baseline as baselines, corrupt_verdict as corrupt_gate
+from trebuchet.gate import baseline as baselines, corrupt_verdict as corrupt_gate, places
 
 DEFAULT_CONFIRM = 3
 
@@ -176,6 +176,8 @@ class GateResult:
     unbaselined: list = field(default_factory=list)
     drafted: list = field(default_factory=list)  # [NewFinding] new broken drafted promises
     known_flaky: list = field(default_factory=list)  # [NewFinding] the baseline lists as flaky
+    fixed_findings: list = field(default_factory=list)  # baseline finding lines absent now
+    source_root: str = None  # --source-root: where the outputs' source paths are relative to
 
     @property
     def by_finding(self):
@@ -464,6 +466,9 @@ def _attach_findings(conn, run, result):
                 else:
                     new[f.fingerprint] = NewFinding(f, example=example)
         result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+        now = {f.fingerprint for f in found.values()}
+        result.fixed_findings = [line for fp, line in sorted(result.baseline.findings.items())
+                                 if fp not in now and set(line["functions"]) <= result.compared.keys()]
     if result.analyzed:
         result.unbaselined = _by_contract(conn, run, result, found.values(), of_case, new)
     listed = result.baseline.flaky or {}
@@ -591,7 +596,8 @@ def _finding_lines(r, g, state):
     promise it breaks, and the command that reproduces it."""
     f = g.finding
     lines = [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, {g.cases_said}"
-             + (f"; at {f.location}" if f.location else ""), f"    trigger: {f.trigger}"]
+             + (f"; at {places.place(f.location, r.source_root)}" if f.location else ""),
+             f"    trigger: {f.trigger}"]
     if f.is_violation:
         lines.append(f"    breaks: {f.violation}")
     return lines + [f"    {r.repro_command(g.representative)}"]
@@ -654,6 +660,9 @@ def _findings_text(r):
     if r.fixed:
         lines.append(f"fixed: {plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
+    if r.fixed_findings:
+        lines.append(f"fixed findings (in the baseline, not in run {r.info.id}; their alerts "
+                     f"close): " + "; ".join(f["title"] for f in r.fixed_findings))
     lines += _contract_text(r) + _corrupt_text(r)
     lines.append(_verdict(r, "new finding"))
     return lines
