@@ -448,8 +448,7 @@ def _attach_findings(conn, run, result):
     and the findings of the functions the baseline does not know."""
     result.analyzed = findings_store.analyzed(conn, run)
     found = {f.id: f for f in findings_store.stored(conn, run)}
-    of_case = {(fn, i): found.get(fid) for fn, i, fid in conn.execute(
-        "SELECT function, case_index, finding FROM finding_cases WHERE run_id = ?", (run,))}
+    of_case = {key: found.get(fid) for key, fid in gated.finding_of_cases(conn, run).items()}
     for n in result.new:
         n.finding = of_case.get((n.function, n.case))
     new = {}
@@ -508,9 +507,8 @@ def _new_to(baseline, finding):
 def _stored_case(conn, run, function, index):
     """A case of the run as a NewFailure to run again (a broken promise's,
     whose stored return it must give again, or a crash's)."""
-    values, outcome, signal, exit_status, error_reported, errno = conn.execute(
-        "SELECT value_names, outcome, signal, exit_status, error_reported, errno FROM results"
-        " WHERE run_id = ? AND function = ? AND case_index = ?", (run, function, index)).fetchone()
+    values, outcome, signal, exit_status, error_reported, errno = \
+        gated.stored_case(conn, run, function, index)
     case = NewFailure(function, index, values.split(" ") if values else [], outcome, signal,
                       exit_status)
     if outcome not in FAILING:
