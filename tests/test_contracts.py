@@ -127,3 +127,21 @@ def test_a_drafted_mark_is_read_and_a_mark_that_is_no_boolean_refused(tmp_path):
         specs.load(path)
     assert "drafted: 'yes please' is not of type 'boolean'" in str(raised.value)
     assert f"stdio.yaml:{text[:text.index(fopen)].count(chr(10)) + 2}" in str(raised.value)
+
+
+def test_a_drafted_promise_never_hides_a_reviewed_one():
+    """A crash on a case a drafted promised error covers, under a reviewed
+    `returns: acceptable`, breaks the reviewed promise: that one is named,
+    and the finding is no drafted violation."""
+    from trebuchet.findings import violations
+    from trebuchet.findings.signature import Case
+    param = specs.Param("s", "const char *", "string")
+    drafted = specs.PromisedError((("s", ("EMPTY",)),), (), "", drafted=True)
+    reviewed = specs.Contract("man page", "acceptable", (drafted,))
+    function = specs.Function("f", "f", "int", (param,), "none", contract=reviewed)
+    judged = violations.JudgedContract(function, reviewed, [{"string:EMPTY": True}])
+    case = Case("f", 0, ["string:EMPTY"], "ABORT", acceptable=[True])
+    assert judged.broken_by_crash(case) == ("returns on acceptable values (man page)", False)
+    alone = specs.Contract("man page", None, (drafted,))
+    judged = violations.JudgedContract(function, alone, [{"string:EMPTY": True}])
+    assert judged.broken_by_crash(case) == ("answers s = EMPTY with an error (man page)", True)
