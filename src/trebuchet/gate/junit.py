@@ -99,7 +99,8 @@ def _reported(case, result, function, counted):
     if reported:
         ET.SubElement(case, "system-out").text = "not in the baseline; judged by its contract," \
             " these findings are reported, not counted:\n" + "".join(
-                f"{g.finding.title}: {'drafted promise broken' if g.finding.drafted else 'no promise broken'}"
+                f"{g.finding.title}: "
+                f"{'drafted promise broken' if g.finding.drafted else 'no promise broken'}"
                 f"\n  {result.repro_command(g.representative)}\n" for g in reported)
 
 

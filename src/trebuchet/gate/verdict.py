@@ -467,7 +467,8 @@ def _attach_findings(conn, run, result):
         result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
         now = {f.fingerprint for f in found.values()}
         result.fixed_findings = [line for fp, line in sorted(result.baseline.findings.items())
-                                 if fp not in now and set(line["functions"]) <= result.compared.keys()]
+                                 if fp not in now
+                                 and set(line["functions"]) <= result.compared.keys()]
     if result.analyzed:
         result.unbaselined = _by_contract(conn, run, result, found.values(), of_case, new)
     listed = result.baseline.flaky or {}
@@ -602,9 +603,10 @@ def _finding_lines(r, g, state):
 
 
 def _contract_text(r):
-    """The findings of the functions the baseline does not know, judged by
-    their contracts, and new broken promises that are drafted: a violation
-    of a reviewed promise counts, the rest is reported."""
+    """The new findings the baseline lists as known flaky; the findings of
+    the functions the baseline does not know, judged by their contracts,
+    and new broken promises that are drafted: a violation of a reviewed
+    promise counts, the rest is reported."""
     lines = []
     if r.known_flaky:
         lines.append("known flaky findings (the baseline lists them; never counted): " + "; ".join(
