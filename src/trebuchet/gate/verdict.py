@@ -319,8 +319,11 @@ def _check_parameters(baseline, info, db):
     differ = [f"{k} ({baseline.run[k]} in the baseline, {now[k]} in run {info.id})"
               for k in baselines.COMPARABLE if baseline.run[k] != now[k] and k not in judged_alone]
     if differ:
+        edited = "" if baseline.run["dictionary_digest"] == now["dictionary_digest"] else \
+            (" (a datatype edited: a baseline of format 4, which `trebuchet baseline` writes"
+             " today, refuses only the functions whose values it moved)")
         raise TrebuchetError(f"run {info.id} of {baseline.target} cannot be compared with "
-                             f"{baseline.path}: its {', '.join(differ)} differ", db)
+                             f"{baseline.path}: its {', '.join(differ)} differ{edited}", db)
 
 
 def _rerun_once(suspects, plugin, timeout_ms, dictionary):
