@@ -146,8 +146,11 @@ def _memchecked(conn, run, functions):
     for c in corrupt.judged_cases(conn, run):
         functions[c.function].setdefault("memchecked", []).append(c.case)
         if c.corrupt:
-            corrupt_cases.append(dict(function=c.function, case=c.case, values=c.values,
-                                      kind=c.kind, at=c.at))
+            line = dict(function=c.function, case=c.case, values=c.values, kind=c.kind,
+                        at=c.at)
+            if c.location:  # where its alert sits, for the fixed result (gate/sarif.py)
+                line["location"] = places.place(c.location)
+            corrupt_cases.append(line)
     return corrupt_cases
 
 

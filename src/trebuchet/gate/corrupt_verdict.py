@@ -60,14 +60,8 @@ class NewDefect:
 
     @property
     def location(self):
-        """FILE:LINE of the frame it struck in, where the library has debug
-        information; else None."""
-        for line in self.representative.frames.splitlines():
-            name, _, rest = line.partition(" (")
-            if name == self.representative.at:
-                place = rest.partition(") ")[2]
-                return place or None
-        return None
+        """FILE:LINE of the frame it struck in, or None (corrupt.JudgedCase)."""
+        return self.representative.location
 
     @property
     def fingerprint(self):

@@ -80,22 +80,28 @@ def _spec_place(spec, function, root=None):
                                       region=dict(startLine=line)))
 
 
-def _finding_result(result, spec, g, root):
-    f, n = g.finding, g.representative
-    where = _spec_place(spec, n.function, root)
-    if f.location:
-        file, _, line = f.location.rpartition(":")
+def _source_place(result, spec, function, location, root=None):
+    """The locations of a finding or Corrupt defect: the source line where
+    it strikes (FILE:LINE), else the function's entry in the spec; and the
+    function.  A fixed one's result is placed as its alert was."""
+    where = _spec_place(spec, function, root)
+    if location:
+        file, _, line = location.rpartition(":")
         where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
                                            region=dict(startLine=int(line))))
+    return [dict(where, logicalLocations=[dict(
+        name=function, kind="function", fullyQualifiedName=f"{result.target}::{function}")])]
+
+
+def _finding_result(result, spec, g, root):
+    f, n = g.finding, g.representative
     rule = "PROMISE" if n.outcome == "PASS" else n.outcome  # a broken error promise
     broken = f" It breaks the contract: {f.violation}." if f.is_violation else ""
     text = (f"{f.title} ({', '.join(f.functions)}): {g.cases_said}, when {f.trigger}.{broken} "
             f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
     return dict(
         ruleId=rule, ruleIndex=RULE_INDEX[rule], level="error", message=dict(text=text),
-        locations=[dict(where, logicalLocations=[dict(
-            name=f.functions[0], kind="function",
-            fullyQualifiedName=f"{result.target}::{f.functions[0]}")])],
+        locations=_source_place(result, spec, f.functions[0], f.location, root),
         relatedLocations=[dict(_spec_place(spec, fn, root), id=i, message=dict(
             text=f"{fn} in the spec")) for i, fn in enumerate(f.functions)],
         partialFingerprints={"trebuchetFinding/v1": f.fingerprint},
@@ -107,19 +113,12 @@ def _finding_result(result, spec, g, root):
 
 def _corrupt_result(result, spec, d, root):
     c = d.representative
-    where = _spec_place(spec, c.function, root)
-    if d.location:
-        file, _, line = d.location.rpartition(":")
-        where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
-                                           region=dict(startLine=int(line))))
     text = (f"{d.title}: {len(d.cases)} new Corrupt case{'s' if len(d.cases) != 1 else ''}, "
             f"e.g. {c.call()} (case {c.case}): {c.what}. {d.reruns_said.capitalize()}. "
             f"Reproduce: {corrupt_gate.repro_command(result, c)}")
     return dict(
         ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], level="error", message=dict(text=text),
-        locations=[dict(where, logicalLocations=[dict(
-            name=c.function, kind="function",
-            fullyQualifiedName=f"{result.target}::{c.function}")])],
+        locations=_source_place(result, spec, c.function, d.location, root),
         partialFingerprints={"trebuchetCorrupt/v1": d.fingerprint},
         properties=dict(kind=c.kind, at=c.at, cases=[x.case for x in d.cases],
                         representative=dict(function=c.function, case=c.case, values=c.values)))
@@ -127,14 +126,15 @@ def _corrupt_result(result, spec, d, root):
 
 def _corrupt_fixed_result(result, spec, defect, lines, root=None):
     """A Corrupt defect of the baseline none of whose cases is Corrupt now:
-    absent, a pass, under the fingerprint its alert had."""
+    absent, a pass, where (format 4) and under the fingerprint its alert had."""
     function, kind, at = defect
     text = (f"{kind} in {at} ({function}), Corrupt in the baseline on "
             f"{len(lines)} case{'s' if len(lines) != 1 else ''} memcheck judges clean now. "
             f"Update the baseline: {result.baseline_command()}")
+    located = [line["location"] for line in lines if line.get("location")]
     return dict(ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], kind="pass", level="none",
                 baselineState="absent", message=dict(text=text),
-                locations=_case_place(result, spec, function, root),
+                locations=_source_place(result, spec, function, located and located[0], root),
                 partialFingerprints={"trebuchetCorrupt/v1": corrupt_gate.fingerprint(
                     result.target, defect)},
                 properties=dict(kind=kind, at=at, cases=[c["case"] for c in lines], fixed=True))
@@ -175,19 +175,12 @@ def _fixed_finding_result(result, spec, line, root=None):
     (format 4 keeps both; an older baseline's falls back on the spec's
     entry), so that code scanning closes that very alert."""
     function = line["functions"][0]
-    where = _spec_place(spec, function, root)
-    if line.get("location"):
-        file, _, number = line["location"].rpartition(":")
-        where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
-                                           region=dict(startLine=int(number))))
     rule = _rule_of(line.get("kind"))
     text = (f"{line['title']} ({', '.join(line['functions'])}): in the baseline, not in run "
             f"{result.info.id}: fixed. Update the baseline: {result.baseline_command()}")
     return dict(ruleId=rule, ruleIndex=RULE_INDEX[rule], kind="pass", level="none",
                 baselineState="absent", message=dict(text=text),
-                locations=[dict(where, logicalLocations=[dict(
-                    name=function, kind="function",
-                    fullyQualifiedName=f"{result.target}::{function}")])],
+                locations=_source_place(result, spec, function, line.get("location"), root),
                 partialFingerprints={"trebuchetFinding/v1": line["fingerprint"]},
                 properties=dict(finding=line["title"], fixed=True))
 
