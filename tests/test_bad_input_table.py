@@ -30,6 +30,8 @@ def here(tmp_path_factory):
         shutil.copy(here / "ok.db", here / name)
         with sqlite3.connect(here / name) as conn:
             conn.execute(edit)
+    trebuchet("baseline", "--db", here / "ok.db", "--target", "selftest", "--out",
+              here / "ok.baseline")
     (here / "empty.db").write_bytes(b"")
     (here / "values.txt").write_bytes(b"st_return ZERO,ZERO,ZERO,ZERO\nst_return " + NOT_UTF8
                                       + b"\n")
@@ -91,6 +93,14 @@ PROBES = [
     ("baseline --out in /proc", ["baseline", "--db", "{here}/ok.db", "--target", "selftest",
                                  "--out", "/proc/self/no.baseline"],
      "/proc/self/no.baseline: cannot be written"),
+    ("baseline --flaky, no baseline", ["baseline", "--db", "{here}/ok.db", "--target",
+                                       "selftest", "--out", "{here}/none.baseline", "--flaky",
+                                       "0123456789abcdef"],
+     "{here}/none.baseline: No such file or directory"),
+    ("baseline --flaky, no such finding", ["baseline", "--db", "{here}/ok.db", "--target",
+                                           "selftest", "--out", "{here}/ok.baseline", "--flaky",
+                                           "0123456789abcdef"],
+     "{here}/ok.db: run 1 of selftest has no finding 0123456789abcdef"),
     ("survey --examples missing", ["survey", "--examples", "{here}/nowhere", "--db",
                                    "{here}/s.db"], "{here}/nowhere: no such folder"),
     ("--pin with an empty value", ["run", "--target", "selftest", "--functions", "st_return",

@@ -144,12 +144,29 @@ def test_a_rebase_mixing_a_baseline_by_case_gates_by_case(tmp_path, old_has, new
     assert "findings" not in baselines.rebased(written(tmp_path, old), new, ["f"])
 
 
-@pytest.mark.parametrize("key", ["seed", "cap", "dictionary", "dictionary_digest"])
+@pytest.mark.parametrize("key", ["seed", "cap", "dictionary"])
 def test_a_run_drawn_otherwise_cannot_join(tmp_path, key):
     new = baseline({"f": {}}, run=dict(RUN, **{key: 7 if key in ("seed", "cap") else "x"}))
     with pytest.raises(TrebuchetError, match=f"the run's {key} differ from the baseline's, so "
                                              f"its functions cannot join it"):
         baselines.rebased(written(tmp_path, baseline({"f": {}})), new, ["f"])
+
+
+def test_a_datatype_edited_rebases_the_functions_whose_values_moved(tmp_path):
+    """The run's dictionary_digest moved: the functions rebased join when
+    every other one's values digest is the baseline's; one whose values
+    moved too must be named; a baseline without digests (format 3) is
+    refused whole, as before."""
+    run = dict(RUN, dictionary_digest="x")
+    old = baseline({"f": {"values": "0" * 16}, "g": {"values": "1" * 16}})
+    same = baseline({"f": {"values": "2" * 16}, "g": {"values": "1" * 16}}, run=run)
+    assert baselines.rebased(written(tmp_path, old), same, ["f"])["run"] == run
+    moved = baseline({"f": {"values": "2" * 16}, "g": {"values": "3" * 16}}, run=run)
+    with pytest.raises(TrebuchetError, match="the values of g changed too .a datatype edited.:"
+                                             " add it to --functions"):
+        baselines.rebased(written(tmp_path, old), moved, ["f"])
+    with pytest.raises(TrebuchetError, match="the run's dictionary_digest differ"):
+        baselines.rebased(written(tmp_path, baseline({"f": {}, "g": {}})), moved, ["f"])
 
 
 def test_a_targeted_run_cannot_join_a_whole_one_and_says_which_keys(tmp_path):
@@ -331,7 +348,7 @@ def test_a_future_format_is_told_what_to_do(tmp_path):
         baselines.read(path)
     assert str(e.value) == (
         f'{path}:1: a baseline of format "trebuchet baseline 9", which this trebuchet does not '
-        f'read (it reads "trebuchet baseline 1" to "trebuchet baseline 3"): gate with the '
+        f'read (it reads "trebuchet baseline 1" to "trebuchet baseline 4"): gate with the '
         f'trebuchet that wrote it, or write the baseline again with this one')
 
 

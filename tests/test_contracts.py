@@ -106,3 +106,42 @@ def test_the_target_datatypes_know_every_value_a_contract_names():
                 named += [(param, v) for param, values in promise.when for v in values]
             for param, value in named:
                 assert value in names[params[param].datatype], (target, f.name, param, value)
+
+
+def test_a_drafted_mark_is_read_and_a_mark_that_is_no_boolean_refused(tmp_path):
+    """`drafted: true` marks a contract, or one promised error, as not yet
+    reviewed (the gate reports its violations without failing on them)."""
+    text = (ROOT / "targets/stdio/stdio.yaml").read_text()
+    fopen = '      source: "POSIX.1-2017 fopen() ERRORS (shall fail); fopen(3) ERRORS"\n'
+    assert fopen in text
+    path = tmp_path / "stdio.yaml"
+    path.write_text(text.replace(fopen, fopen + "      drafted: true\n", 1))
+    spec = specs.load(path)
+    contract = spec.function("fopen").contract
+    assert contract.drafted and all(e.drafted for e in contract.errors)
+    assert not spec.function("fclose").contract.drafted
+    assert specs.load(path).digest == specs.load(ROOT / "targets/stdio/stdio.yaml").digest
+
+    path.write_text(text.replace(fopen, fopen + "      drafted: yes please\n", 1))
+    with pytest.raises(TrebuchetError) as raised:
+        specs.load(path)
+    assert "drafted: 'yes please' is not of type 'boolean'" in str(raised.value)
+    assert f"stdio.yaml:{text[:text.index(fopen)].count(chr(10)) + 2}" in str(raised.value)
+
+
+def test_a_drafted_promise_never_hides_a_reviewed_one():
+    """A crash on a case a drafted promised error covers, under a reviewed
+    `returns: acceptable`, breaks the reviewed promise: that one is named,
+    and the finding is no drafted violation."""
+    from trebuchet.findings import violations
+    from trebuchet.findings.signature import Case
+    param = specs.Param("s", "const char *", "string")
+    drafted = specs.PromisedError((("s", ("EMPTY",)),), (), "", drafted=True)
+    reviewed = specs.Contract("man page", "acceptable", (drafted,))
+    function = specs.Function("f", "f", "int", (param,), "none", contract=reviewed)
+    judged = violations.JudgedContract(function, reviewed, [{"string:EMPTY": True}])
+    case = Case("f", 0, ["string:EMPTY"], "ABORT", acceptable=[True])
+    assert judged.broken_by_crash(case) == ("returns on acceptable values (man page)", False)
+    alone = specs.Contract("man page", None, (drafted,))
+    judged = violations.JudgedContract(function, alone, [{"string:EMPTY": True}])
+    assert judged.broken_by_crash(case) == ("answers s = EMPTY with an error (man page)", True)

@@ -74,11 +74,12 @@ def compared(tmp_path, monkeypatch):
 def test_the_baseline_lists_the_checked_cases_and_where_each_error_struck(compared):
     _, _, path = compared
     data = json.loads(path.read_text())
-    assert data["format"] == "trebuchet baseline 3"
+    assert data["format"] == "trebuchet baseline 4"
     assert data["functions"]["demo_count"]["memchecked"] == [0, 1, 2, 3, 4, 5]
     # memcheck's strlen stands for the call's own: the defect is demo_count's
-    assert [(c["case"], c["kind"], c["at"]) for c in data["corrupt_cases"]] == [
-        (1, "InvalidRead", "demo_count"), (2, "InvalidWrite", "helper")]
+    assert [(c["case"], c["kind"], c["at"], c["location"]) for c in data["corrupt_cases"]] == [
+        (1, "InvalidRead", "demo_count", "/src/demolib.c:30"),
+        (2, "InvalidWrite", "helper", "/src/demolib.c:12")]
 
 
 def test_each_corrupt_case_is_sorted_by_its_defect(compared):
@@ -138,6 +139,9 @@ def test_junit_and_sarif_carry_each_defect_and_close_the_fixed_one(compared, tmp
     prints = [r["partialFingerprints"]["trebuchetCorrupt/v1"] for r in results]
     assert len(set(prints)) == 3
     assert results[2]["baselineState"] == "absent"
+    # where the fixed defect's alert sat when it was new: helper's line
+    assert results[2]["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "file:///src/demolib.c"}, "region": {"startLine": 12}}
 
 
 def test_a_run_not_memchecked_is_said_not_gated(tmp_path, monkeypatch):

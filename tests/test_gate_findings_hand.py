@@ -82,8 +82,9 @@ def test_the_baseline_lists_its_run_s_findings(by_finding):
     _, _, path = by_finding
     assert baselines.read(path).findings == {
         "a" * 16: dict(fingerprint="a" * 16, title="SIGSEGV in demo_count at demolib.c:17",
-                       functions=["demo_count"], cases=1, violation=False),
-        "d" * 16: dict(fingerprint="d" * 16, title="hang in demo_count",
+                       functions=["demo_count"], kind="SIGSEGV", cases=1, violation=False,
+                       location="demolib.c:17"),
+        "d" * 16: dict(fingerprint="d" * 16, title="hang in demo_count", kind="hang",
                        functions=["demo_count"], cases=1, violation=False)}
 
 

@@ -56,7 +56,9 @@ def test_functions_the_run_adds_are_listed_and_the_rest_gated(made):
     result = gate(db, path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "compared 4 cases in 2 functions; 1 failing in both" in result.stdout
-    assert (f"not in the baseline (not compared): demo_length; `trebuchet baseline --db {db}"
+    assert (f"not in the baseline (not compared, nor judged by their contracts: run 2 has no "
+            f"findings made (`trebuchet findings --db {db}` makes them)): demo_length; "
+            f"`trebuchet baseline --db {db}"
             f" --target {SPEC} --out {path} --functions demo_length` adds it") in result.stdout
     assert result.stdout.endswith("gate passed: no confirmed new failure\n")
     only = gate(db, path, "--functions", "demo_length").stdout
@@ -64,7 +66,8 @@ def test_functions_the_run_adds_are_listed_and_the_rest_gated(made):
     add({"demo_count": count(), "demo_clamp": CLAMP, "demo_length": LENGTH,
          "demo_other": dict(LENGTH, signature="size_t demo_other(const char *s)")})
     two = gate(db, path).stdout
-    assert (f"not in the baseline (not compared): demo_length, demo_other; `trebuchet baseline"
+    assert (f"findings made (`trebuchet findings --db {db}` makes them)): demo_length,"
+            f" demo_other; `trebuchet baseline"
             f" --db {db} --target {SPEC} --out {path} --functions demo_length,demo_other` adds"
             f" them") in two
 
@@ -81,8 +84,9 @@ def test_a_changed_function_is_refused_alone_and_its_command_rebases_it(made):
         " demo_count" in lines
     assert f"  `{rebase}` rebases demo_count on run 2" in lines
     assert "compared 2 cases in 1 function; 0 failing in both" in result.stdout
-    assert result.stdout.endswith("gate refused: 1 function changed in the spec since the"
-                                  " baseline, and no confirmed new failure elsewhere\n")
+    assert result.stdout.endswith("gate refused: 1 function changed since the baseline (call,"
+                                  " datatypes or values), and no confirmed new failure"
+                                  " elsewhere\n")
     before = json.loads(path.read_text())
     trebuchet(*rebase.split()[1:])
     after = json.loads(path.read_text())

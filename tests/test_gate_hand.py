@@ -83,7 +83,9 @@ def test_the_text_gives_the_verdict_and_a_repro_command_per_failure(compared):
     assert gate.as_text(result).splitlines() == [
         f"gate demolib: run 2 of {db} (v) against {path} (v)",
         "compared 7 cases in 2 functions; 1 failing in both",
-        f"not in the baseline (not compared): demo_length; `trebuchet baseline --db {db}"
+        f"not in the baseline (not compared, nor judged by their contracts: run 2 has no "
+        f"findings made (`trebuchet findings --db {db}` makes them)): demo_length; "
+        f"`trebuchet baseline --db {db}"
         f" --target {SPEC} --out {path} --functions demo_length` adds it",
         "new failures: 2, not run again, as --confirm 0 asks: 2 confirmed, 0 flaky",
         "  demo_count(string:NULL, int:ZERO) case 0: ABORT SIGSEGV",
@@ -126,7 +128,8 @@ def test_junit_has_a_failure_for_the_function_with_new_failures(compared, tmp_pa
         "demo_count(string:LONG, int:ONE) case 5: RESTART",
         f"  trebuchet repro --target {SPEC} --function demo_count --case 5"]
     assert cases["demo_clamp"].find("failure") is None and not list(cases["demo_clamp"])
-    assert cases["demo_length"].find("skipped").get("message") == "not in the baseline"
+    assert cases["demo_length"].find("skipped").get("message") == (
+        "not in the baseline, and no findings made to judge it by its contract")
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert properties == {"baseline": result.baseline.path, "store": result.db, "run": "2",
                           "library": "v", "baseline library": "v", "seed": "1", "cap": "10",
@@ -174,9 +177,14 @@ def test_sarif_has_one_error_per_new_failure_at_its_spec_line(compared):
 def test_runs_that_drew_other_cases_are_refused(compared, tmp_path):
     _, db, path = compared
     data = json.loads(path.read_text())
+    # a baseline of format 3 has no values digest per function: a datatype
+    # edited refuses the whole run (format 4: the functions it moved alone)
+    by_run = {name: {k: v for k, v in f.items() if k != "values"}
+              for name, f in data["functions"].items()}
     for key, value in (("seed", 2), ("cap", 11), ("dictionary_digest", "other")):
         edited = tmp_path / f"{key}.baseline"
-        edited.write_text(baselines.dumps(dict(data, run=dict(data["run"], **{key: value}))))
+        edited.write_text(baselines.dumps(dict(data, functions=by_run,
+                                               run=dict(data["run"], **{key: value}))))
         with pytest.raises(TrebuchetError, match=f"its {key} \\({value} in the baseline"):
             gate.gate(db, edited, confirm=0)
     fewer = tmp_path / "fewer.baseline"
@@ -275,7 +283,9 @@ def test_a_baseline_is_read_back_as_written_and_a_bad_one_named_at_its_line(comp
     assert read.functions["demo_count"] == dict(cases=6, setup=1, abort=1, restart=1,
                                                 abort_rate=20.0, restart_rate=20.0,
                                                 failure_rate=40.0, datatypes="string int",
-                                                signature=BASELINE["demo_count"]["signature"])
+                                                signature=BASELINE["demo_count"]["signature"],
+                                                values=read.functions["demo_count"]["values"])
+    assert re.fullmatch("[0-9a-f]{16}", read.functions["demo_count"]["values"])
     lines = path.read_text().splitlines()
     failing = lines.index(' "failing": [') + 1  # the first failing case's line, 0-based
 

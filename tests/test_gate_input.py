@@ -47,9 +47,9 @@ def conflicted(text):
     (lambda db, text: b"", "empty, not a baseline"),
     (lambda db, text: b"\n \n", "empty, not a baseline"),
     (lambda db, text: conflicted(text).encode(), "4: an unresolved merge conflict ('<<<<<<<')"),
-    (lambda db, text: text.replace(baselines.FORMAT, "trebuchet baseline 4").encode(),
-     '2: a baseline of format "trebuchet baseline 4", which this trebuchet does not read'
-     ' (it reads "trebuchet baseline 1" to "trebuchet baseline 3")'),
+    (lambda db, text: text.replace(baselines.FORMAT, "trebuchet baseline 5").encode(),
+     '2: a baseline of format "trebuchet baseline 5", which this trebuchet does not read'
+     ' (it reads "trebuchet baseline 1" to "trebuchet baseline 4")'),
 ], ids=["store", "noise", "empty", "blank", "conflict", "future"])
 def test_what_is_not_a_baseline_is_one_line_and_exit_2(store_and_baseline, tmp_path, made,
                                                       said):

@@ -5,6 +5,7 @@ that must come.  Exit codes, in order: 2 for bad input or an output that
 cannot be written, found before any work; 1 whenever the verdict is
 "failed", even when an output fails afterwards; 2 when it passed but an
 output was not written; else 0."""
+import json
 import re
 import sqlite3
 import subprocess
@@ -114,3 +115,170 @@ def test_sarif_names_every_place_relative_to_the_source_root(compared):
                   for r in sarif.document(result, spec, "1", root)["runs"][0]["results"]
                   for loc in r["locations"] + r.get("relatedLocations", [])]
         assert places and set(places) == {uri}
+
+
+LENGTH = """  - name: demo_length
+    returns: size_t
+    params:
+      - {name: s, type: const char *, datatype: string}
+    error: {when: none}
+"""
+
+
+@pytest.fixture
+def grown(tmp_path):
+    """A folder holding demolib version 1 beside a spec of demo_count, a
+    baseline of its run, and write(contract) writing the pull request's
+    spec, which adds demo_length with that contract (NULL to it crashes)."""
+    lib = tmp_path / "build/tests/demolib/libdemo.so"
+    lib.parent.mkdir(parents=True)
+    subprocess.run(["cc", "-O2", "-g", "-shared", "-fPIC", "-o", lib,
+                    ROOT / "tests/demolib/demolib.c"], check=True)
+    (tmp_path / "demolib.h").write_text((ROOT / "tests/demolib/demolib.h").read_text())
+    text = (ROOT / SPEC).read_text()
+    (tmp_path / "before.yaml").write_text(text.replace(LENGTH, ""))
+    db = tmp_path / "t.db"
+    for args in (("run", "--target", "before.yaml", "--db", db, "--quiet"),
+                 ("baseline", "--db", db, "--target", "before.yaml", "--out", "b.baseline")):
+        subprocess.run([TREBUCHET, *map(str, args)], cwd=tmp_path, check=True,
+                       capture_output=True)
+
+    def write(contract):
+        (tmp_path / "after.yaml").write_text(text.replace(
+            LENGTH, LENGTH + f"    contract: {contract}\n"))
+        subprocess.run([TREBUCHET, "run", "--target", "after.yaml", "--db", db, "--quiet"],
+                       cwd=tmp_path, check=True, capture_output=True)
+        said = subprocess.run([TREBUCHET, "gate", "--db", db, "--baseline", "b.baseline"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        return said.returncode, said.stdout.splitlines()
+    return write
+
+
+def test_a_function_not_in_the_baseline_is_judged_by_its_contract(grown):
+    """demo_length, added, crashes on NULL: a violation of `returns:
+    acceptable` fails the gate; drafted, it is reported and passes; its
+    crashes on misuse values break no promise and are reported."""
+    code, lines = grown('{source: "demolib.h", returns: acceptable}')
+    assert code == 1 and lines[-1] == ("gate failed: 1 confirmed contract violation in "
+                                       "functions not in the baseline")
+    assert "functions not in the baseline, judged by their contracts: 2 findings; 1 violation" \
+        " of a reviewed promise, 1 confirmed" in lines
+    assert any(line.startswith("  VIOLATION ") and ": confirmed, 1 case" in line for line in lines)
+    assert any("on misuse: confirmed (reported, not counted: it breaks no promise" in line
+               for line in lines)
+
+    code, lines = grown('{source: "demolib.h", returns: acceptable, drafted: true}')
+    assert code == 0 and lines[-1] == "gate passed: no confirmed new finding", lines
+    assert "    breaks: drafted, not reviewed: returns on acceptable values (demolib.h)" in lines
+    assert any("(reported, not counted: the promise it breaks is drafted; review it and "
+               "remove `drafted: true` from the spec)" in line for line in lines)
+
+
+def test_a_datatype_edited_refuses_the_functions_whose_values_changed(stores):
+    """string's EMPTY renamed BLANK (the run's dictionary_digest moves):
+    demo_count draws from string and is refused, one line with the command
+    that rebases it; demo_clamp, all int, is gated; that command rebases it
+    and the gate passes."""
+    _, passing, path = stores
+    renamed = {**BASELINE, "demo_count": dict(BASELINE["demo_count"], cases=[
+        (values.replace("EMPTY", "BLANK"), *rest) for values, *rest in
+        BASELINE["demo_count"]["cases"]])}
+    hand_store(passing, renamed, target="demolib")
+    with sqlite3.connect(passing) as conn:
+        conn.execute("UPDATE runs SET dictionary_digest = 'edited' WHERE id = 3")
+    code, out, err = gate(passing, path)
+    command = (f"trebuchet baseline --db {passing} --target {SPEC} --out {path}"
+               f" --functions demo_count")
+    assert (code, err) == (2, ""), out
+    assert (f"refused: demo_count's cases hand over other values than in the baseline (a"
+            f" datatype edited; not compared): `{command}` rebases it on run 3") in out
+    assert "compared 1 case in 1 function; 0 failing in both" in out
+    assert out.rstrip().splitlines()[-1].startswith("gate refused: 1 function changed")
+    subprocess.run(command.split(), check=True, capture_output=True, cwd=ROOT,
+                   executable=TREBUCHET)
+    assert gate(passing, path)[0] == 0
+
+
+def test_a_corrupt_baseline_that_names_no_case_of_the_run_is_refused(tmp_path, monkeypatch):
+    """A Corrupt case past its function's cases, with other values than the
+    run's case, or listed twice: one line naming the baseline (and the
+    entry's line where it has one), exit 2, before memcheck runs."""
+    from test_gate_corrupt_hand import ALL_PASS, BEFORE, memchecked
+    monkeypatch.chdir(ROOT)
+    db, path = tmp_path / "hand.db", tmp_path / "demolib.baseline"
+    hand_store(db, ALL_PASS, target="demolib")
+    memchecked(db, BEFORE)
+    text = baselines.dumps(baselines.from_store(db, "demolib", SPEC))
+    hand_store(db, ALL_PASS, target="demolib")
+    memchecked(db, BEFORE)
+    assert gate(db, path.write_text(text) and path, "--no-memcheck")[0] == 0
+    lines = text.splitlines()
+    first = lines.index(' "corrupt_cases": [') + 1  # 0-based: the first Corrupt case
+    past = text.replace('"memchecked": [0, 1, 2, 3, 4, 5]', '"memchecked": [0, 1, 2, 3, 4, 999]')
+    assert past != text
+    edits = [
+        (text.replace('"case": 2, "values"', '"case": 999, "values"'),
+         f"{path}:{first + 2}: corrupt_cases/1: case 999 of demo_count is not among the cases"),
+        (past, f"{path}: functions/demo_count/memchecked: case 999 is not a case of demo_count"
+               f" in run 2 (it holds 6)"),
+        (text.replace('"values": ["string:NULL", "int:ONE"], "kind"',
+                      '"values": ["string:NOPE", "int:ONE"], "kind"'),
+         f"{path}:{first + 1}: corrupt_cases/0: case 1 of demo_count is string:NOPE int:ONE here"
+         f" and string:NULL int:ONE in run 2: not the same case"),
+        ("\n".join(lines[:first + 1] + [lines[first]] + lines[first + 1:]),  # ends with ","
+         f"{path}:{first + 2}: corrupt_cases/1: case 1 of demo_count is listed twice (also"
+         f" corrupt_cases/0)")]
+    for edited, said in edits:
+        path.write_text(edited)
+        code, out, err = gate(db, path, "--no-memcheck")
+        assert (code, out, err.count("\n")) == (2, "", 1), err
+        assert err.startswith(f"trebuchet: {said}"), err
+
+
+def test_a_fixed_finding_closes_the_alert_it_raised(tmp_path):
+    """demolib version 2 drops a NULL check: gated against version 1's
+    baseline, its SARIF alert sits at the source line under the finding's
+    fingerprint; version 1 gated against version 2's baseline gives that
+    finding's fixed result at the same line under the same fingerprint and
+    rule. JUnit names the line relative to --source-root."""
+    lib = tmp_path / "build/tests/demolib/libdemo.so"
+    lib.parent.mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    for name in ("demolib.c", "demolib.h"):
+        (tmp_path / "src" / name).write_text((ROOT / "tests/demolib" / name).read_text())
+    (tmp_path / "demolib.h").write_text((ROOT / "tests/demolib/demolib.h").read_text())
+    (tmp_path / "spec.yaml").write_text((ROOT / SPEC).read_text())
+
+    def cli(*args):
+        return subprocess.run([TREBUCHET, *map(str, args)], cwd=tmp_path, capture_output=True,
+                              text=True)
+
+    def run_version(version, baseline=None):
+        flags = ["-DDEMOLIB_DROP_NULL_CHECK"] if version == 2 else []
+        subprocess.run(["cc", "-O2", "-g", "-shared", "-fPIC", *flags, "-o", lib,
+                        "src/demolib.c"], check=True, cwd=tmp_path)
+        cli("run", "--target", "spec.yaml", "--functions", "demo_count", "--db", "t.db",
+            "--quiet")
+        if baseline:
+            cli("baseline", "--db", "t.db", "--target", "spec.yaml", "--out", baseline)
+
+    def sarif_results(baseline, name):
+        said = cli("gate", "--db", "t.db", "--baseline", baseline, "--confirm", "0",
+                   "--sarif", f"{name}.sarif", "--junit", f"{name}.xml", "--source-root", "src")
+        results = json.loads((tmp_path / f"{name}.sarif").read_text())["runs"][0]["results"]
+        return said, [(r["ruleId"], r.get("kind"), r["locations"][0]["physicalLocation"],
+                       r["partialFingerprints"]) for r in results]
+
+    run_version(1, "v1.baseline")
+    run_version(2, "v2.baseline")
+    said, new = sarif_results("v1.baseline", "new")
+    assert said.returncode == 1 and len(new) == 1, said.stdout
+    rule, _, where, fingerprint = new[0]
+    assert where == {"artifactLocation": {"uri": "demolib.c"}, "region": {"startLine": 17}}
+    assert 'message="demolib.c:17: SIGSEGV in demo_count' in (tmp_path / "new.xml").read_text()
+    run_version(1)
+    said, fixed = sarif_results("v2.baseline", "fixed")
+    assert said.returncode == 0, said.stdout
+    assert fixed == [(rule, "pass", where, fingerprint)]
+    assert "fixed findings (in the baseline, not in run 3; their alerts close): SIGSEGV in " \
+        "demo_count at demolib.c:17" in said.stdout.splitlines()

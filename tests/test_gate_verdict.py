@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from conftest import query, trebuchet
+from conftest import ROOT, query, trebuchet
 from test_gate import (by_case, demolib_v1, expected_regression, flaky_new_failure,  # noqa: F401
                        gate, junit_valid, run_demolib, sarif_errors, toggle_away,
                        without_findings)
@@ -124,3 +124,32 @@ def test_fail_on_flaky_counts_a_flaky_new_finding(flaky, tmp_path):
     assert result.stdout.endswith("gate failed: 1 flaky new finding (--fail-on-flaky)\n")
     [failure] = junit_valid(junit).iter("failure")
     assert "flaky (--fail-on-flaky): " in failure.get("message")
+
+
+def test_a_finding_the_baseline_lists_as_flaky_never_fails_the_gate(flaky, tmp_path):
+    """A flaky new finding's line gives the command that lists it in the
+    baseline as known flaky; listed, it fails neither under --fail-on-flaky
+    nor when a rerun fails again."""
+    db, shared, toggle, env = flaky
+    baseline = tmp_path / "selftest.baseline"
+    baseline.write_text(shared.read_text())
+    with toggle_away(toggle):
+        said = gate(db, baseline, "--fail-on-flaky", env=env)
+    assert said.returncode == 1, said.stdout + said.stderr
+    [command] = [line.split("`")[1] for line in said.stdout.splitlines()
+                 if "in the baseline as known flaky, never to fail the gate" in line]
+    assert " --flaky " in command
+    listed = trebuchet(*command.split()[1:], cwd=ROOT)
+    assert listed.stdout == f"baseline of selftest written to {baseline} (1 known flaky finding)\n"
+    with toggle_away(toggle):
+        said = gate(db, baseline, "--fail-on-flaky", env=env)
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "known flaky findings (the baseline lists them; never counted): SIGSEGV in " \
+        in said.stdout and said.stdout.endswith("gate passed: no confirmed new finding\n")
+    toggle.write_text("1")  # its first rerun fails: confirmed, and listed all the same
+    said = gate(db, baseline, env=env)
+    assert said.returncode == 0 and "gate passed" in said.stdout, said.stdout + said.stderr
+    # writing the baseline again keeps the decision
+    assert "(1 known flaky finding)" in trebuchet("baseline", "--db", db, "--target", "selftest",
+                                                  "--out", baseline).stdout
+    assert '"flaky": [' in baseline.read_text()

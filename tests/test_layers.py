@@ -63,3 +63,14 @@ def test_a_package_on_no_layer_and_a_relative_import_are_refused(tmp_path):
     (root / "core" / "y.py").write_text("from . import z\n")
     with pytest.raises(ValueError, match="relative import"):
         layer_check.violations(root)
+
+
+def test_the_gate_holds_no_sql_of_its_own():
+    """The gate's queries are named functions of store/ (store/gated.py,
+    store/merged.py, store/runs.py), as DESIGN.md has it: all Python SQL in
+    store/, so a schema change is met in one package."""
+    import re
+    sql = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE)\s+[\w*(]")
+    found = [f"{p.name}:{n}" for p in sorted((PACKAGE / "gate").glob("*.py"))
+             for n, line in enumerate(p.read_text().splitlines(), 1) if sql.search(line)]
+    assert found == []

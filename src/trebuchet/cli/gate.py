@@ -27,6 +27,10 @@ def add_baseline(sub):
     options.FUNCTIONS.add(bl, metavar="F,G", help="take only these functions from the run"
                           " (a function the spec changed or added, as the gate names it) into"
                           " the baseline --out holds, keeping the others as they are")
+    bl.add_argument("--flaky", metavar="FINGERPRINT,...", help="list these findings of the"
+                    " newest run (by the fingerprint the gate gives a flaky one) in the baseline"
+                    " --out holds as known flaky, so that they never fail the gate; nothing else"
+                    " of it changes")
     bl.set_defaults(func=cmd_baseline)
 
 
@@ -36,7 +40,12 @@ def cmd_baseline(args):
 
     writable(args.out)
     target, spec_name = baseline.stored_target(args.db, args.target)
-    made = baseline.from_store(args.db, target, spec_name)
+    if args.flaky and args.functions:
+        raise TrebuchetError("--flaky and --functions are two edits of a baseline: one at a time")
+    if args.flaky:
+        made = baseline.with_flaky(args.out, args.db, target, split(args.flaky))
+    else:
+        made = baseline.kept_flaky(args.out, baseline.from_store(args.db, target, spec_name))
     if args.functions:
         made = baseline.rebased(args.out, made, split(args.functions))
     text = baseline.dumps(made)
@@ -45,7 +54,9 @@ def cmd_baseline(args):
             out.write(text)
     except OSError as e:
         raise TrebuchetError(f"cannot be written: {e.strerror}", args.out) from None
-    print(f"baseline of {target} written to {args.out}")
+    kept = len(made.get("flaky") or ())
+    print(f"baseline of {target} written to {args.out}"
+          + (f" ({plural(kept, 'known flaky finding')})" if kept else ""))
     return Exit.OK
 
 
@@ -60,8 +71,12 @@ def add_gate(sub):
         " A baseline that"
         " lists findings gates by finding: a new failure of a finding it knows is reported, and"
         " a new finding with a confirmed new failure (or a newly broken error promise) fails."
-        " The spec is compared function by function: one the run adds is listed, one whose"
-        " call or datatypes changed is refused alone, with the command that rebases it."
+        " The spec is compared function by function: one the run adds is judged by its contract"
+        " (a violation of a reviewed promise fails, its other findings are reported), one whose"
+        " call, datatypes or values (a datatype edited) changed is refused alone, with the"
+        " command that rebases it."
+        " A finding the baseline lists as known flaky (`trebuchet baseline --flaky`) never"
+        " fails it."
         " A baseline made after `trebuchet memcheck` lists the cases memcheck checked: the gate"
         " checks them again under memcheck, and a new Corrupt defect (a function, memcheck's"
         " kind and where it struck) confirmed on --confirm reruns fails it too."
@@ -93,8 +108,8 @@ def add_gate(sub):
                     " confirmed new finding (a baseline without findings: of each of the first"
                     " 20 confirmed new failures) into DIR (new or empty)")
     gt.add_argument("--source-root", metavar="DIR", help="the library's source tree: SARIF"
-                    " locations under it are made relative to it (default: the working"
-                    " directory)")
+                    " locations and the source paths of JUnit and the text under it are made"
+                    " relative to it (default: the working directory)")
     gt.set_defaults(func=cmd_gate)
 
 
@@ -115,6 +130,7 @@ def cmd_gate(args):
             writable(path)
     result = gate.gate(args.db, args.baseline, args.confirm, args.target, split(args.functions),
                        args.fail_on_fixed, args.fail_on_flaky, not args.no_memcheck)
+    result.source_root = args.source_root
     # the verdict as the text, JUnit and SARIF give it: the reproducers'
     # own run of their cases (--confirm 0 ran none) must not change it
     failed, refused = result.failed, result.refused

@@ -102,6 +102,10 @@ __malloc_assert __libc_signal_restore_set __restore_rt __sigaction
 
 HARNESS_MODULES = symbolize.HARNESS_MODULES
 PROMISE_KINDS = ("no-error", "errno")  # a promised error broken by a call that returned
+# What a violation's words begin with when every promise its cases break is
+# drafted and not yet reviewed (a contract's `drafted: true`): the findings
+# show it, and the gate reports it without failing (storage.Stored.drafted).
+DRAFTED = "drafted, not reviewed: "
 
 
 @dataclass
@@ -119,6 +123,7 @@ class Case:
     frames: list = field(default_factory=list)  # symbolize.Frame, innermost first
     acceptable: list = None  # per value: the contract accepts it there
     broken: str = None  # the promise this case breaks, or None
+    drafted: bool = False  # that promise is drafted, not yet reviewed (spec/load.py)
 
     @property
     def unacceptable(self):
@@ -376,7 +381,8 @@ def trigger_of(cases, all_values, params):
 def _example(cases):
     """The representative: a case breaking the contract when there is one,
     then the fewest unacceptable values, then the first."""
-    return min(cases, key=lambda c: (c.broken is None, c.unacceptable, c.function, c.index))
+    return min(cases, key=lambda c: (c.broken is None, c.drafted, c.unacceptable, c.function,
+                                     c.index))
 
 
 def _violation_text(f):
@@ -386,8 +392,9 @@ def _violation_text(f):
     if not counts:
         return None
     order = [f.example.broken] + sorted(p for p in counts if p != f.example.broken)
-    return "; ".join(p if counts[p] == len(f.cases) else
-                     f"{p} [{counts[p]} of {len(f.cases)} cases]" for p in order)
+    drafted = DRAFTED if all(c.drafted for c in f.violating) else ""
+    return drafted + "; ".join(p if counts[p] == len(f.cases) else
+                               f"{p} [{counts[p]} of {len(f.cases)} cases]" for p in order)
 
 
 def fingerprint(target, signature):
@@ -421,13 +428,13 @@ def analyze(conn, run, spec, contracts, library_modules):
         contract = contracts.get(c.function)  # src/trebuchet/findings/violations.py
         c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
         if c.outcome in FAILING:
-            c.broken = contract.broken_by_crash(c) if contract else None
+            c.broken, c.drafted = (contract and contract.broken_by_crash(c)) or (None, False)
             made = crash_finding(c, library_modules)
             if c.unacceptable:
                 made.signature += "|misuse"
                 made.title += " on misuse"
         elif c.outcome == "PASS" and contract and (broken := contract.broken_by_return(c)):
-            n, kind, c.broken = broken
+            n, kind, c.broken, c.drafted = broken
             made = Finding(f"{kind}: promise {n + 1}|{c.function}", kind,
                            (f"no error reported by {c.function}" if kind == "no-error" else
                             f"errno {errno_name(c.errno)} from {c.function}")

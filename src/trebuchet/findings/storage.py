@@ -13,6 +13,7 @@ from trebuchet.harness.crash_sites import above_harness
 from trebuchet.core.outcomes import FAILING
 from trebuchet.store import findings as tables
 from trebuchet.store import results
+from trebuchet.findings.signature import DRAFTED
 
 
 def persist(conn, run, findings, cases):
@@ -62,6 +63,18 @@ class Stored:
     @property
     def is_violation(self):
         return self.violation is not None
+
+    @property
+    def drafted(self):
+        """A violation of drafted promises only, not yet reviewed: shown,
+        and the gate does not fail on it (docs/contracts.md)."""
+        return self.is_violation and self.violation.startswith(DRAFTED)
+
+    @property
+    def gating_violation(self):
+        """A violation of a reviewed promise: what fails the gate in a
+        function the baseline does not know."""
+        return self.is_violation and not self.drafted
 
     @property
     def misuse_only(self):

@@ -32,32 +32,41 @@ class JudgedContract:
                 yield n, rule
 
     def broken_by_crash(self, case):
-        """The promise a failing case breaks, in words, or None."""
+        """(the promise a failing case breaks, in words, whether it is
+        drafted), or None: the most particular reviewed promise, else the
+        most particular drafted one (a drafted promise must not hide a
+        reviewed one the case breaks too)."""
+        broken = list(self._crash_breaks(case))
+        return next((b for b in broken if not b[1]), broken[0] if broken else None)
+
+    def _crash_breaks(self, case):
+        """(words, drafted) of each promise a failing case breaks, the most
+        particular first: the error these values were to get, then an
+        `accepts` value, then `returns`."""
         c = self.contract
         source = f" ({c.source})" if c else ""
-        # the most particular promise first: the error these values were to get
         for _, rule in self._error_rules(case):
-            return f"answers {_when_text(rule)} with an error" + _source(rule, c)
+            yield f"answers {_when_text(rule)} with an error" + _source(rule, c), rule.drafted
+        own = self.function.contract
         for i, p in enumerate(self.function.params):
             value = case.values[i].split(":", 1)[1]
             if value in p.accepts and self._others_acceptable(case, {i}):
-                return f"accepts {p.name} = {value}" + source
+                yield f"accepts {p.name} = {value}" + source, bool(own and own.drafted)
         if c and c.returns == "always":
-            return "returns whatever the values" + source
+            yield "returns whatever the values" + source, c.drafted
         if c and c.returns == "acceptable" and all(case.acceptable):
-            return "returns on acceptable values" + source
-        return None
+            yield "returns on acceptable values" + source, c.drafted
 
     def broken_by_return(self, case):
-        """(promise number, kind, words) of an error promise a returning
-        case breaks, or None."""
+        """(promise number, kind, words, drafted) of an error promise a
+        returning case breaks, or None."""
         for n, rule in self._error_rules(case):
             if not case.error_reported:
                 return n, "no-error", f"answers {_when_text(rule)} with an error" + \
-                    _source(rule, self.contract)
+                    _source(rule, self.contract), rule.drafted
             if rule.errnos and errno_name(case.errno) not in rule.errnos:
                 return n, "errno", f"answers {_when_text(rule)} with errno " \
-                    f"{' or '.join(rule.errnos)}" + _source(rule, self.contract)
+                    f"{' or '.join(rule.errnos)}" + _source(rule, self.contract), rule.drafted
         return None
 
 

@@ -41,13 +41,17 @@ from trebuchet.report import judges, metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import platform
 from trebuchet.store import database as store
+from trebuchet.gate import places
+from trebuchet.store import gated
 from trebuchet.store.runs import newest_full_run
 
 # The format written; 2 records each function's call and datatypes, 3 the
-# cases memcheck checked.  Every format read: a file of format 1 stands by
-# its run's spec_digest instead, one of 1 or 2 lists no memcheck.
-FORMAT = "trebuchet baseline 3"
-FORMATS = ("trebuchet baseline 1", "trebuchet baseline 2", FORMAT)
+# cases memcheck checked, 4 each finding's source line and the findings
+# known to be flaky.  Every format read: a file of format 1 stands by its
+# run's spec_digest instead, one of 1 or 2 lists no memcheck, one of 1 to
+# 3 no finding's line nor flaky ones.
+FORMAT = "trebuchet baseline 4"
+FORMATS = ("trebuchet baseline 1", "trebuchet baseline 2", "trebuchet baseline 3", FORMAT)
 # The run parameters that must match for two runs to be compared case by case;
 # the spec is compared function by function (CALL).
 COMPARABLE = ("seed", "cap", "dictionary", "dictionary_digest", "targeted")
@@ -78,11 +82,10 @@ def stored_target(db, name):
     is found by `--target kv`), else the one under targets/."""
     if specs.names_a_file(name):
         return specs.load(specs.find_spec(name)).target, name
-    row = store.connect(db).execute("SELECT spec FROM runs WHERE target = ? ORDER BY id DESC"
-                                    " LIMIT 1", (name,)).fetchone()
-    if row is None:
+    spec = gated.spec_of_newest_run(store.connect(db), name)
+    if spec == ():
         specs.find_spec(name)  # an unknown target is said so, with the known ones
-    return name, (row and row["spec"]) or name
+    return name, spec or name
 
 
 def _crash_scale(conn, db, target, run):
@@ -111,18 +114,16 @@ def from_store(db, target, spec_name):
                               restart_rate=round(f.restart_rate, 2),
                               failure_rate=round(f.failure_rate, 2))
                  for f in summary.functions}
-    for name, signature, datatypes in conn.execute(
-            "SELECT name, signature, datatypes FROM functions WHERE run_id = ?", (run,)):
+    digests = gated.values_digests(conn, run)
+    for name, (signature, datatypes, _) in gated.function_calls(conn, run).items():
         if name in functions:
-            functions[name].update(signature=signature, datatypes=datatypes)
+            functions[name].update(signature=signature, datatypes=datatypes,
+                                   values=digests[name])
     for kind, scale in _crash_scale(conn, db, target, run):
         for f in scale.functions:
             functions[f.name].update({kind: f.count, f"{kind}_rate": round(f.rate, 2)})
     corrupt_cases = _memchecked(conn, run, functions)
-    rows = conn.execute("SELECT function, case_index, value_names, outcome, signal, exit_status"
-                        " FROM results WHERE run_id = ? AND outcome != 'PASS'"
-                        " ORDER BY function, case_index", (run,))
-    listed = [case_line(*r) for r in rows]
+    listed = [case_line(*r) for r in gated.not_passing(conn, run)]
     parameters = run_parameters(summary.info)
     if parameters["targeted"] == WHOLE:  # written for a targeted run only, as before them
         del parameters["targeted"]
@@ -145,16 +146,22 @@ def _memchecked(conn, run, functions):
     for c in corrupt.judged_cases(conn, run):
         functions[c.function].setdefault("memchecked", []).append(c.case)
         if c.corrupt:
-            corrupt_cases.append(dict(function=c.function, case=c.case, values=c.values,
-                                      kind=c.kind, at=c.at))
+            line = dict(function=c.function, case=c.case, values=c.values, kind=c.kind,
+                        at=c.at)
+            if c.location:  # where its alert sits, for the fixed result (gate/sarif.py)
+                line["location"] = places.place(c.location)
+            corrupt_cases.append(line)
     return corrupt_cases
 
 
 def finding_line(f):
     """One finding as the file holds it: what identifies it, and what a
     reviewer reads."""
-    return dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions,
-                cases=f.cases, violation=f.is_violation)
+    line = dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions, kind=f.kind,
+                cases=f.cases, violation=f.gating_violation)  # a drafted one counts once reviewed
+    if f.location:  # where its alert sits, so that the fixed result closes it (gate/sarif.py)
+        line["location"] = places.place(f.location)
+    return line
 
 
 def dumps(baseline):
@@ -174,6 +181,7 @@ def dumps(baseline):
         f' "run": {one(baseline["run"])},\n',
         f' "functions": {{\n{functions}\n }},\n',
         (f' "findings": {block(baseline["findings"])},\n' if "findings" in baseline else ""),
+        (f' "flaky": {block(baseline["flaky"])},\n' if baseline.get("flaky") else ""),
         f' "failing": {block(baseline["failing"])},\n',
         (f' "corrupt_cases": {block(baseline["corrupt_cases"])},\n'
          if "corrupt_cases" in baseline else ""),
@@ -192,6 +200,7 @@ class Baseline:
     setup: set        # (function, case)
     findings: dict = None  # fingerprint -> finding line; None: a baseline that gates by case
     corrupt: dict = None   # (function, case) -> Corrupt case line; None: no memcheck listed
+    flaky: dict = None     # fingerprint -> a finding known to be flaky: never fails the gate
 
     def memchecked(self, function):
         """The cases of function memcheck judged in the baseline's run."""
@@ -202,9 +211,15 @@ def _schema():
     return json.loads((paths.SCHEMAS / "baseline.schema.json").read_text())
 
 
+def line_of_entry(path, key, index):
+    """The line of a baseline file's entry key/index (one case per line)."""
+    return _line_of(Path(path).read_text(), [key, index])
+
+
 def _line_of(text, where):
     """The line of an entry of `failing` or `setup`: one case per line."""
-    if len(where) < 2 or where[0] not in ("findings", "failing", "corrupt_cases", "setup"):
+    if len(where) < 2 or where[0] not in ("findings", "flaky", "failing", "corrupt_cases",
+                                          "setup"):
         return None
     lines = text.splitlines()
     opening = next((i for i, l in enumerate(lines) if l.startswith(f' "{where[0]}": [')), None)
@@ -258,6 +273,43 @@ def _check_format(data, text, path):
                          f"baseline` has \"format\": \"{FORMAT}\")", path, line)
 
 
+def flaky_line(f):
+    """A finding known to be flaky as the file lists it: what identifies it,
+    and what a reviewer reads."""
+    return dict(fingerprint=f.fingerprint, title=f.title, functions=f.functions)
+
+
+def with_flaky(path, db, target, fingerprints):
+    """The baseline at path with the findings of target's newest run in db
+    named by fingerprints listed as known flaky (`trebuchet baseline
+    --flaky`): a new finding among them never fails the gate.  Nothing
+    else of the file changes."""
+    old = _checked(path)
+    if old["target"] != target:
+        raise TrebuchetError(f"a baseline of {old['target']}, not of {target}", path)
+    conn = store.connect(db)
+    run = newest_full_run(conn, target, db)
+    found = {f.fingerprint: f for f in findings_store.stored(conn, run)}
+    unknown = [fp for fp in fingerprints if fp not in found]
+    if unknown:
+        raise TrebuchetError(f"run {run} of {target} has no finding {', '.join(unknown)} (the"
+                             f" gate names a flaky finding's fingerprint)", db)
+    listed = {f["fingerprint"]: f for f in old.get("flaky", ())}
+    listed.update((fp, flaky_line(found[fp])) for fp in fingerprints)
+    old["run"] = {k: v for k, v in old["run"].items() if (k, v) != ("targeted", WHOLE)}
+    return dict(old, format=FORMAT, flaky=sorted(listed.values(), key=lambda f: f["fingerprint"]))
+
+
+def kept_flaky(path, made):
+    """made, keeping the known flaky findings the baseline at path lists:
+    writing a baseline again keeps what was decided about them."""
+    try:
+        flaky = _checked(path).get("flaky") if Path(path).is_file() else None
+    except TrebuchetError:  # not a baseline: written over, as before
+        flaky = None
+    return dict(made, flaky=flaky) if flaky else made
+
+
 def rebased(path, new, functions):
     """The baseline at path with the entries of functions taken from new (the
     from_store() of a run drawn as it was): their counts, listed cases and
@@ -267,6 +319,17 @@ def rebased(path, new, functions):
     old = _checked(path)
     differ = [k for k in COMPARABLE
               if old["run"].get(k, WHOLE) != new["run"].get(k, WHOLE)]
+    others = [n for n in old["functions"] if n not in functions]
+    if differ == ["dictionary_digest"] and all("values" in old["functions"][n] for n in others):
+        # a datatype edited: the functions whose cases now hand over other
+        # values must be among those rebased; the others stay as reviewed
+        moved = [n for n in others if n in new["functions"] and
+                 old["functions"][n]["values"] != new["functions"][n].get("values")]
+        if moved:
+            raise TrebuchetError(f"the values of {', '.join(moved)} changed too (a datatype "
+                                 f"edited): add {'it' if len(moved) == 1 else 'them'} to "
+                                 f"--functions", path)
+        differ = []
     if differ:
         raise TrebuchetError(f"the run's {', '.join(differ)} differ from the baseline's, so its "
                              f"functions cannot join it: write the whole baseline (without "
@@ -306,7 +369,8 @@ def read(path):
                 else None)
     return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
                     keyed(data["failing"]), set(keyed(data["setup"])), findings,
-                    keyed(data["corrupt_cases"]) if "corrupt_cases" in data else None)
+                    keyed(data["corrupt_cases"]) if "corrupt_cases" in data else None,
+                    {f["fingerprint"]: f for f in data.get("flaky", ())})
 
 
 def _checked(path):
@@ -327,9 +391,20 @@ def _checked(path):
         raise TrebuchetError(f"{'/'.join(map(str, where)) or 'top level'}: {e.message}", path,
                              _line_of(text, where))
     for key in ("failing", "corrupt_cases", "setup"):
+        seen = {}
         for i, c in enumerate(data.get(key, ())):
+            at = _line_of(text, [key, i])
             if c["function"] not in data["functions"]:
                 raise TrebuchetError(f"{key}/{i}: function '{c['function']}' is not among the "
-                                     f"baseline's functions", path, _line_of(text, [key, i]))
+                                     f"baseline's functions", path, at)
+            twice = seen.setdefault((c["function"], c["case"]), i)
+            if twice != i:
+                raise TrebuchetError(f"{key}/{i}: case {c['case']} of {c['function']} is listed"
+                                     f" twice (also {key}/{twice})", path, at)
+            if key == "corrupt_cases" and \
+                    c["case"] not in data["functions"][c["function"]].get("memchecked", ()):
+                raise TrebuchetError(f"{key}/{i}: case {c['case']} of {c['function']} is not "
+                                     f"among the cases memcheck checked (its memchecked)",
+                                     path, at)
     data["run"].setdefault("targeted", WHOLE)
     return data

@@ -29,6 +29,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
+from trebuchet.gate import places
 from trebuchet.memcheck import corrupt
 from trebuchet.store import database as store
 from trebuchet.core.readable import plural
@@ -59,14 +60,8 @@ class NewDefect:
 
     @property
     def location(self):
-        """FILE:LINE of the frame it struck in, where the library has debug
-        information; else None."""
-        for line in self.representative.frames.splitlines():
-            name, _, rest = line.partition(" (")
-            if name == self.representative.at:
-                place = rest.partition(") ")[2]
-                return place or None
-        return None
+        """FILE:LINE of the frame it struck in, or None (corrupt.JudgedCase)."""
+        return self.representative.location
 
     @property
     def fingerprint(self):
@@ -198,7 +193,8 @@ def text(result, limit):
         c = d.representative
         state = "confirmed" if d.confirmed else "not confirmed (flaky)"
         lines += [f"  {d.title}: {state}, {plural(len(d.cases), 'new case')}"
-                  + (f"; at {d.location}" if d.location else "") + f"; {d.reruns_said}",
+                  + (f"; at {places.place(d.location, result.source_root)}" if d.location
+                     else "") + f"; {d.reruns_said}",
                   f"    {c.call()} case {c.case}: {c.what}",
                   f"    {repro_command(result, c)}"]
     if len(g.new) > limit:

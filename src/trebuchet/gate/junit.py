@@ -24,7 +24,7 @@ import socket
 import time
 import xml.etree.ElementTree as ET
 
-from trebuchet.gate import corrupt_verdict as corrupt_gate
+from trebuchet.gate import corrupt_verdict as corrupt_gate, places
 
 
 def _text_of(result, failures):
@@ -34,7 +34,7 @@ def _text_of(result, failures):
 
 def _finding_failure(case, result, g):
     f, n = g.finding, g.representative
-    where = f"{f.location}: " if f.location else ""
+    where = f"{places.place(f.location, result.source_root)}: " if f.location else ""
     if not g.confirmed:  # counted by --fail-on-flaky
         where += "flaky (--fail-on-flaky): "
     failure = ET.SubElement(case, "failure", type=f.kind, message=f"{where}{f.title}")
@@ -45,7 +45,7 @@ def _finding_failure(case, result, g):
 
 def _corrupt_failure(case, result, d):
     c = d.representative
-    where = f"{d.location}: " if d.location else ""
+    where = f"{places.place(d.location, result.source_root)}: " if d.location else ""
     if not d.confirmed:  # counted by --fail-on-flaky
         where += "flaky (--fail-on-flaky): "
     failure = ET.SubElement(case, "failure", type="CORRUPT", message=f"{where}{d.title}")
@@ -89,6 +89,21 @@ def _flaky(case, result, flaky):
         ET.SubElement(rerun, "system-out").text = result.repro_command(n)
 
 
+def _reported(case, result, function, counted):
+    """A function the baseline does not know: its findings that do not
+    fail the gate (no promise of its contract broken, or a drafted one)."""
+    if function not in result.not_in_baseline:
+        return
+    reported = [g for g in result.unbaselined if function in g.finding.functions
+                and g not in counted]
+    if reported:
+        ET.SubElement(case, "system-out").text = "not in the baseline; judged by its contract," \
+            " these findings are reported, not counted:\n" + "".join(
+                f"{g.finding.title}: "
+                f"{'drafted promise broken' if g.finding.drafted else 'no promise broken'}"
+                f"\n  {result.repro_command(g.representative)}\n" for g in reported)
+
+
 def _fixed(suite, result):
     """A testcase per fixed case: passed, with what changed and the command
     that updates the baseline (--fail-on-fixed: failed, for that)."""
@@ -125,18 +140,25 @@ def write(result, path):
     for g in result.confirmed_findings + result.flaky_counted if result.by_finding else ():
         for function in g.finding.functions:
             found.setdefault(function, []).append(g)
-    skipped = {**{f: "not in the baseline" for f in result.not_in_baseline},
+    for g in result.violations_counted:  # of functions the baseline does not know
+        for function in set(g.finding.functions) & set(result.not_in_baseline):
+            found.setdefault(function, []).append(g)
+    skipped = {**{f: "not in the baseline, and no findings made to judge it by its contract"
+                  for f in result.not_in_baseline if not result.analyzed},
                **{f: "left out by --functions" for f in result.left_out}}
     corrupted = {}
     for d in corrupt_gate.counted(result):
         corrupted.setdefault(d.representative.function, []).append(d)
-    functions = sorted(set(result.compared) | set(skipped) | set(result.changed))
+    functions = sorted(set(result.compared) | set(skipped) | set(result.changed)
+                       | set(result.revalued)
+                       | set(result.not_in_baseline))
     failing = sum(1 for f in result.compared if f in found or f in corrupted or
                   not result.by_finding and (f in confirmed or result.fail_on_flaky and f in flaky))
+    failing += sum(1 for f in result.not_in_baseline if f in found)
     corrupt_fixed = len(result.corrupt.fixed) if result.corrupt else 0
     failing += len(result.fixed) + corrupt_fixed if result.fail_on_fixed else 0
     tests = str(len(functions) + len(result.fixed) + corrupt_fixed)
-    errors = str(len(result.changed))
+    errors = str(len(result.changed) + len(result.revalued))
     root = ET.Element("testsuites", name="trebuchet gate", tests=tests,
                       failures=str(failing), errors=errors, time=f"{result.seconds:.3f}")
     suite = ET.SubElement(root, "testsuite", name=result.target, tests=tests,
@@ -152,13 +174,14 @@ def write(result, path):
                         ("confirm", result.confirm)]:
         ET.SubElement(properties, "property", name=name, value=str(value))
     for function in functions:
-        if result.by_finding:
+        if result.by_finding or function in result.not_in_baseline:
             case = ET.SubElement(suite, "testcase", classname=result.target, name=function,
                                  time="0")
             for g in found.get(function, []):
                 _finding_failure(case, result, g)
             if function not in found:
                 _flaky(case, result, flaky.get(function, []))
+            _reported(case, result, function, found.get(function, []))
         else:
             case = _testcase(suite, result, function, confirmed.get(function, []),
                              flaky.get(function, []))
@@ -166,9 +189,10 @@ def write(result, path):
             _corrupt_failure(case, result, d)
         if function in skipped:
             ET.SubElement(case, "skipped", message=skipped[function])
-        if function in result.changed:
-            ET.SubElement(case, "error", type="changed", message="changed in the spec since "
-                          "the baseline: not compared").text = \
+        if function in result.changed or function in result.revalued:
+            said = "changed in the spec since the baseline" if function in result.changed \
+                else "its cases hand over other values than in the baseline (a datatype edited)"
+            ET.SubElement(case, "error", type="changed", message=f"{said}: not compared").text = \
                 result.baseline_command([function]) + "\n"
     _fixed(suite, result)
     _corrupt_fixed(suite, result)

@@ -17,15 +17,13 @@ store can keep a history of merged runs beside runs of other targets.  The
 inputs are only read.  Every check is made before the output is touched,
 and the run is written in one transaction, so a refusal leaves the output
 as it was (or absent) and a kill leaves no half-merged run."""
-import os
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
 
-from trebuchet.store import database as store
+from trebuchet.store import database as store, merged
 
 # What every shard of one campaign must share: they decide which cases the
 # campaign draws and deals, and what each outcome means.
@@ -57,9 +55,7 @@ class Shard:
 
 def _shard_run(conn, path, target):
     """The store's newest shard run (of target, when given), finished."""
-    where, args = ("AND target = ?", (target,)) if target else ("", ())
-    runs = conn.execute(f"SELECT * FROM runs WHERE shards > 1 {where} ORDER BY id DESC",
-                        args).fetchall()
+    runs = merged.shard_runs(conn, target)
     targets = sorted({r["target"] for r in runs})
     if not runs:
         of = f" of {target}" if target else ""
@@ -82,13 +78,9 @@ def read_shard(path, target=None):
     conn = store.connect(path)
     try:
         run = _shard_run(conn, path, target)
-        functions = {r["name"]: dict(r) for r in conn.execute(
-            "SELECT * FROM functions WHERE run_id = ?", (run["id"],))}
-        stored = dict(conn.execute("SELECT function, count(*) FROM results WHERE run_id = ?"
-                                   " GROUP BY function", (run["id"],)).fetchall())
-        listed = [tuple(r) for r in conn.execute(
-            "SELECT function, case_index FROM listed_cases WHERE run_id = ?"
-            " ORDER BY function, case_index", (run["id"],))]
+        functions = merged.run_functions(conn, run["id"])
+        stored = merged.stored_per_function(conn, run["id"])
+        listed = merged.listed_cases(conn, run["id"])
     finally:
         conn.close()
     return Shard(Path(path), run, functions, stored, listed)
@@ -168,100 +160,21 @@ def merged_run(shards):
     return run
 
 
-def _is_new(conn):
-    """A store with no tables yet: SQLite's new file, or what a merge killed
-    before its commit left."""
-    return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0 and \
-        conn.execute("PRAGMA user_version").fetchone()[0] == 0
-
-
 def _check_output(out, shards):
     """Refuses an output that is one of the shards or not a trebuchet store
     of this schema version, before anything is written."""
-    if not out.exists():
-        return
     for s in shards:
-        if out.samefile(s.path):
+        if out.exists() and out.samefile(s.path):
             raise TrebuchetError("is one of the shards: merge into another store", out)
-    try:
-        conn = sqlite3.connect(f"file:{out}?mode=ro", uri=True)
-        try:
-            if _is_new(conn):
-                return
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        pass  # store.connect says what is wrong with it
-    store.connect(out).close()
-
-
-
-def _insert(conn, table, row):
-    conn.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                 tuple(row.values()))
-
-
-# The tables whose rows are a case's, copied under the merged run's id.
-CASE_TABLES = ("results", "crash_sites")
-
-
-def _copy_results(conn, shard, run_id):
-    """Every row of the shard's run in CASE_TABLES, every column, under the
-    merged run's id."""
-    src = store.connect(shard.path)
-    try:
-        for table in CASE_TABLES:
-            columns = [r[1] for r in src.execute(f"PRAGMA table_info({table})")
-                       if r[1] != "run_id"]
-            names = ", ".join(columns)
-            rows = src.execute(f"SELECT {names} FROM {table} WHERE run_id = ?",
-                               (shard.run["id"],))
-            conn.executemany(f"INSERT INTO {table} (run_id, {names})"
-                             f" VALUES (?, {', '.join('?' * len(columns))})",
-                             ((run_id, *row) for row in rows))
-    finally:
-        src.close()
+    merged.check_output(out)
 
 
 def _write(out, shards, run):
     """Appends the merged run to out in one transaction; returns its id."""
-    existed = out.exists()
-    fd = store.writer_lock(out)
-    conn = sqlite3.connect(out, isolation_level=None)
-    try:
-        new = _is_new(conn)
-        if new:  # as the executor makes its stores; a kill leaves uncommitted frames unread
-            conn.execute("PRAGMA journal_mode=WAL")
-        # a new store's tables are made in the run's transaction: a kill
-        # before the commit leaves a store with no tables, taken as new
-        conn.executescript("BEGIN IMMEDIATE;\n" + (store.schema_text() if new else ""))
-        _insert(conn, "runs", run)
-        run_id = conn.execute("SELECT last_insert_rowid()").fetchone()[0]
-        for f in shards[0].functions.values():
-            _insert(conn, "functions", dict(f, run_id=run_id, cases_run=sum(
-                s.functions[f["name"]]["cases_run"] for s in shards)))
-        conn.executemany("INSERT INTO listed_cases VALUES (?, ?, ?)",
-                         ((run_id, f, i) for f, i in shards[0].listed))
-        for s in shards:
-            try:
-                _copy_results(conn, s, run_id)
-            except sqlite3.IntegrityError:
-                # the counts added up, yet two shards hold one case
-                raise sqlite3.IntegrityError(f"{s.path} holds a case another shard holds"
-                                             " too") from None
-        conn.execute("COMMIT")
-        conn.execute("PRAGMA journal_mode=DELETE")  # at rest, one file (harness/store.c)
-        return run_id
-    except sqlite3.Error as e:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        conn.close()
-        if not existed:
-            out.unlink(missing_ok=True)
-        raise TrebuchetError(f"cannot write the merged run: {e}", out) from None
-    finally:
-        conn.close()
-        os.close(fd)
+    functions = [dict(f, cases_run=sum(s.functions[f["name"]]["cases_run"] for s in shards))
+                 for f in shards[0].functions.values()]
+    return merged.append_merged_run(out, run, functions, shards[0].listed,
+                                    [(s.path, s.run["id"]) for s in shards])
 
 
 def merge(paths, out, target=None):

@@ -29,7 +29,8 @@ import json
 import re
 from pathlib import Path
 
-from trebuchet.gate import corrupt_verdict as corrupt_gate
+from trebuchet.findings.signature import PROMISE_KINDS
+from trebuchet.gate import corrupt_verdict as corrupt_gate, places
 
 RULES = [
     dict(id="ABORT", name="CallAborts",
@@ -73,42 +74,34 @@ def _spec_location(spec, function):
     return spec.path, 1
 
 
-def _uri(path, root=None):
-    """Relative to root (default the working directory: a repository's root
-    in CI) when the file lies under it, else absolute; a path that was
-    relative already (a library's own source tree, as its debug information
-    names it) stays as it is."""
-    if not Path(path).is_absolute() and root is None and not Path(path).exists():
-        return str(path)
-    path = Path(path).resolve()
-    here = Path(root or Path.cwd()).resolve()
-    return str(path.relative_to(here)) if path.is_relative_to(here) else path.as_uri()
-
-
 def _spec_place(spec, function, root=None):
     path, line = _spec_location(spec, function)
-    return dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(path, root)),
+    return dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(path, root)),
                                       region=dict(startLine=line)))
+
+
+def _source_place(result, spec, function, location, root=None):
+    """The locations of a finding or Corrupt defect: the source line where
+    it strikes (FILE:LINE), else the function's entry in the spec; and the
+    function.  A fixed one's result is placed as its alert was."""
+    where = _spec_place(spec, function, root)
+    if location:
+        file, _, line = location.rpartition(":")
+        where = dict(physicalLocation=dict(artifactLocation=dict(uri=places.uri(file, root)),
+                                           region=dict(startLine=int(line))))
+    return [dict(where, logicalLocations=[dict(
+        name=function, kind="function", fullyQualifiedName=f"{result.target}::{function}")])]
 
 
 def _finding_result(result, spec, g, root):
     f, n = g.finding, g.representative
-    where = _spec_place(spec, n.function, root)
-    if f.location:
-        file, _, line = f.location.rpartition(":")
-        where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
-                                           region=dict(startLine=int(line))))
-    rule = "PROMISE" if not g.cases else n.outcome
+    rule = "PROMISE" if n.outcome == "PASS" else n.outcome  # a broken error promise
     broken = f" It breaks the contract: {f.violation}." if f.is_violation else ""
-    cases = (f"{len(g.cases)} new failing case{'s' if len(g.cases) != 1 else ''}"
-             if g.cases else "a broken promise")
-    text = (f"{f.title} ({', '.join(f.functions)}): {cases}, when {f.trigger}.{broken} "
+    text = (f"{f.title} ({', '.join(f.functions)}): {g.cases_said}, when {f.trigger}.{broken} "
             f"Reproduce: {result.repro_command(n)} (add --emit-c DIR for a standalone C program)")
     return dict(
         ruleId=rule, ruleIndex=RULE_INDEX[rule], level="error", message=dict(text=text),
-        locations=[dict(where, logicalLocations=[dict(
-            name=f.functions[0], kind="function",
-            fullyQualifiedName=f"{result.target}::{f.functions[0]}")])],
+        locations=_source_place(result, spec, f.functions[0], f.location, root),
         relatedLocations=[dict(_spec_place(spec, fn, root), id=i, message=dict(
             text=f"{fn} in the spec")) for i, fn in enumerate(f.functions)],
         partialFingerprints={"trebuchetFinding/v1": f.fingerprint},
@@ -120,19 +113,12 @@ def _finding_result(result, spec, g, root):
 
 def _corrupt_result(result, spec, d, root):
     c = d.representative
-    where = _spec_place(spec, c.function, root)
-    if d.location:
-        file, _, line = d.location.rpartition(":")
-        where = dict(physicalLocation=dict(artifactLocation=dict(uri=_uri(file, root)),
-                                           region=dict(startLine=int(line))))
     text = (f"{d.title}: {len(d.cases)} new Corrupt case{'s' if len(d.cases) != 1 else ''}, "
             f"e.g. {c.call()} (case {c.case}): {c.what}. {d.reruns_said.capitalize()}. "
             f"Reproduce: {corrupt_gate.repro_command(result, c)}")
     return dict(
         ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], level="error", message=dict(text=text),
-        locations=[dict(where, logicalLocations=[dict(
-            name=c.function, kind="function",
-            fullyQualifiedName=f"{result.target}::{c.function}")])],
+        locations=_source_place(result, spec, c.function, d.location, root),
         partialFingerprints={"trebuchetCorrupt/v1": d.fingerprint},
         properties=dict(kind=c.kind, at=c.at, cases=[x.case for x in d.cases],
                         representative=dict(function=c.function, case=c.case, values=c.values)))
@@ -140,14 +126,15 @@ def _corrupt_result(result, spec, d, root):
 
 def _corrupt_fixed_result(result, spec, defect, lines, root=None):
     """A Corrupt defect of the baseline none of whose cases is Corrupt now:
-    absent, a pass, under the fingerprint its alert had."""
+    absent, a pass, where (format 4) and under the fingerprint its alert had."""
     function, kind, at = defect
     text = (f"{kind} in {at} ({function}), Corrupt in the baseline on "
             f"{len(lines)} case{'s' if len(lines) != 1 else ''} memcheck judges clean now. "
             f"Update the baseline: {result.baseline_command()}")
+    located = [line["location"] for line in lines if line.get("location")]
     return dict(ruleId="CORRUPT", ruleIndex=RULE_INDEX["CORRUPT"], kind="pass", level="none",
                 baselineState="absent", message=dict(text=text),
-                locations=_case_place(result, spec, function, root),
+                locations=_source_place(result, spec, function, located and located[0], root),
                 partialFingerprints={"trebuchetCorrupt/v1": corrupt_gate.fingerprint(
                     result.target, defect)},
                 properties=dict(kind=kind, at=at, cases=[c["case"] for c in lines], fixed=True))
@@ -177,6 +164,27 @@ def _fixed_result(result, spec, c, root=None):
                 properties=dict(case=c["case"], values=c["values"], fixed=True))
 
 
+def _rule_of(kind):
+    """The rule a finding's alert was raised under, from its kind."""
+    return "PROMISE" if kind in PROMISE_KINDS else "RESTART" if kind == "hang" else "ABORT"
+
+
+def _fixed_finding_result(result, spec, line, root=None):
+    """A finding the baseline lists that the run has no more: absent, a
+    pass, at the source line and under the fingerprint its alert had
+    (format 4 keeps both; an older baseline's falls back on the spec's
+    entry), so that code scanning closes that very alert."""
+    function = line["functions"][0]
+    rule = _rule_of(line.get("kind"))
+    text = (f"{line['title']} ({', '.join(line['functions'])}): in the baseline, not in run "
+            f"{result.info.id}: fixed. Update the baseline: {result.baseline_command()}")
+    return dict(ruleId=rule, ruleIndex=RULE_INDEX[rule], kind="pass", level="none",
+                baselineState="absent", message=dict(text=text),
+                locations=_source_place(result, spec, function, line.get("location"), root),
+                partialFingerprints={"trebuchetFinding/v1": line["fingerprint"]},
+                properties=dict(finding=line["title"], fixed=True))
+
+
 def _result(result, spec, n, root=None):
     again = (f"failed again on {n.failures_on_rerun} of {len(n.reruns)} reruns" if n.reruns
              else "was not run again (--confirm 0)")
@@ -196,8 +204,13 @@ def document(result, spec, version, root=None):
         results = [_finding_result(result, spec, g, root) for g in result.confirmed_findings]
     else:
         results = [_result(result, spec, n, root) for n in result.confirmed]
+    results += [_finding_result(result, spec, g, root) for g in result.violations
+                if g.confirmed]
     results += [_corrupt_result(result, spec, d, root) for d in corrupt_gate.counted(result)]
-    results += [_fixed_result(result, spec, c, root) for c in result.fixed]
+    if result.by_finding:  # the alerts were the findings': their fixed results close them
+        results += [_fixed_finding_result(result, spec, f, root) for f in result.fixed_findings]
+    else:
+        results += [_fixed_result(result, spec, c, root) for c in result.fixed]
     if result.corrupt:
         results += [_corrupt_fixed_result(result, spec, defect, lines, root)
                     for defect, lines in result.corrupt.fixed_defects()]

@@ -6,16 +6,19 @@ values, when their seed, cap, dictionary (and the digest of its values)
 match; otherwise the comparison means nothing and the gate stops with exit
 code 2 naming what differs.  The spec is compared function by function, by
 each one's C call and datatypes: a function the run adds is listed, not
-compared; one that changed is refused alone (exit 2 when nothing else
-fails), with the command that rebases it; one of the baseline's that the
+compared but judged by its contract (a finding of it that violates a
+reviewed promise fails the gate, its other findings and a violation of
+drafted promises are reported); one that changed is refused alone (exit 2
+when nothing else fails), with the command that rebases it; one of the baseline's that the
 run did not run stops the gate unless --functions names the ones meant.
 
 A case is a new failure when it fails now (ABORT or RESTART) and passed in
 the baseline (it is not listed there: SETUP cases are listed, and never
 reached the function).  As CI fuzzers do, only what reproduces counts: each
-new failure is run again, on its own, --confirm times; one that fails every
-time is confirmed and fails the gate (exit 1), one that does not is flaky,
-reported and not counted (--fail-on-flaky counts it).  They run again with
+new failure is run again, on its own, --confirm times; one that fails again
+on at least one of them is confirmed and fails the gate (exit 1), one that
+fails on none is flaky, reported and not counted (--fail-on-flaky counts
+it).  They run again with
 the gated run's own spec, so against the library that failed.  Baseline
 failures that pass now are fixed, and the command that writes a new
 baseline is given (--fail-on-fixed fails until it is run).
@@ -27,6 +30,9 @@ finding fails the gate when one of its new failures is confirmed.  A
 promise broken without a crash (a missing error) is a new finding too,
 confirmed when its representative case, run again, returns the same way
 again.
+
+A finding the baseline lists as known flaky (`trebuchet baseline --flaky`)
+never fails the gate: it is listed as such, confirmed or not.
 
 The flaky rule, one for the whole project: what is new is confirmed when
 it fails again on at least one of its --confirm reruns (a crash, the same
@@ -53,7 +59,7 @@ from trebuchet.core.outcomes import FAILING
 from trebuchet.core.outputs import writable_dir
 from trebuchet.store.runs import RunInfo, newest_full_run, unfinished_after
 from trebuchet.core import platform
-from trebuchet.store import database as store
+from trebuchet.store import database as store, gated
 from trebuchet.build import plugins as build
 from trebuchet.run import emit_c, repro
 from trebuchet.harness import executor
@@ -61,7 +67,7 @@ from trebuchet.spec import load as specs
 from trebuchet.core.errors import HarnessError, TrebuchetError
 from trebuchet.core.readable import outcome_brief, plural
 
-from trebuchet.gate import baseline as baselines, corrupt_verdict as corrupt_gate
+from trebuchet.gate import baseline as baselines, corrupt_verdict as corrupt_gate, places
 
 DEFAULT_CONFIRM = 3
 
@@ -115,9 +121,21 @@ class NewFinding:
         if self.cases:
             return any(n.confirmed for n in self.cases)
         stored = self.example.stored
+        if stored is None:  # a crash of a function not in the baseline: its case again
+            return self.example.confirmed
         reruns = self.example.reruns
         return not reruns or any((r["outcome"], r["error_reported"], r["errno"]) == stored
                                  for r in reruns)
+
+    @property
+    def cases_said(self):
+        """Its cases in words: the new ones, or all of a function the
+        baseline does not know, or the broken promise."""
+        if self.cases:
+            return plural(len(self.cases), "new case")
+        if self.finding.kind in findings_model.PROMISE_KINDS:
+            return "a broken promise"
+        return plural(self.finding.cases, "case")
 
     @property
     def representative(self):
@@ -141,6 +159,7 @@ class GateResult:
     compared: dict = field(default_factory=dict)  # function -> cases compared
     not_in_baseline: list = field(default_factory=list)  # functions the run adds
     changed: list = field(default_factory=list)   # functions whose call or datatypes changed
+    revalued: list = field(default_factory=list)  # functions whose cases hand over other values
     left_out: list = field(default_factory=list)  # the baseline's, not in --functions
     new: list = field(default_factory=list)       # [NewFailure]
     fixed: list = field(default_factory=list)     # baseline case lines that pass now
@@ -151,6 +170,14 @@ class GateResult:
     fail_on_fixed: bool = False  # a ratchet: fixed cases fail until the baseline is updated
     fail_on_flaky: bool = False  # flaky new failures (findings) count as confirmed ones
     corrupt: corrupt_gate.CorruptGate = None  # None: the baseline lists no memcheck
+    # the findings of the functions the baseline does not know, judged by
+    # their contracts ([NewFinding]): a violation of a reviewed promise
+    # counts, the others are reported
+    unbaselined: list = field(default_factory=list)
+    drafted: list = field(default_factory=list)  # [NewFinding] new broken drafted promises
+    known_flaky: list = field(default_factory=list)  # [NewFinding] the baseline lists as flaky
+    fixed_findings: list = field(default_factory=list)  # baseline finding lines absent now
+    source_root: str = None  # --source-root: where the outputs' source paths are relative to
 
     @property
     def by_finding(self):
@@ -181,13 +208,31 @@ class GateResult:
         return [f for f in self.new_findings if not f.confirmed] if self.by_finding else self.flaky
 
     @property
+    def violations(self):
+        """The findings of functions the baseline does not know that break a
+        reviewed promise of their contract."""
+        return [g for g in self.unbaselined if g.finding.gating_violation]
+
+    @property
+    def violations_counted(self):
+        """Those of them that fail the gate: confirmed, or flaky under
+        --fail-on-flaky."""
+        return [g for g in self.violations if g.confirmed or self.fail_on_flaky]
+
+    @property
     def failures(self):
         """Why the gate fails, one phrase per reason; none: it does not."""
         what = "new finding" if self.by_finding else "new failure"
         confirmed = self.confirmed_findings if self.by_finding else self.confirmed
+        broken = [g for g in self.violations if g.confirmed]
+        flaky_broken = [g for g in self.violations_counted if not g.confirmed]
         return ([plural(len(confirmed), f"confirmed {what}")] if confirmed else []) + \
             ([f"{plural(len(self.flaky_counted), f'flaky {what}')} (--fail-on-flaky)"]
              if self.flaky_counted else []) + \
+            ([f"{plural(len(broken), 'confirmed contract violation')} in functions not in "
+              f"the baseline"] if broken else []) + \
+            ([f"{plural(len(flaky_broken), 'flaky contract violation')} in functions not in "
+              f"the baseline (--fail-on-flaky)"] if flaky_broken else []) + \
             ([f"{plural(len(self.fixed), 'fixed case')} the baseline still lists "
               f"(--fail-on-fixed)"] if self.fail_on_fixed and self.fixed else []) + \
             corrupt_gate.failures(self)
@@ -203,19 +248,23 @@ class GateResult:
 
     @property
     def refused(self):
-        """Functions changed in the spec since the baseline were not gated:
-        without a confirmed regression elsewhere, that is the verdict (exit 2)."""
-        return bool(self.changed) and not self.failed
+        """Functions changed in the spec, or whose values changed, since the
+        baseline were not gated: without a confirmed regression elsewhere,
+        that is the verdict (exit 2)."""
+        return bool(self.changed or self.revalued) and not self.failed
 
-    def baseline_command(self, functions=()):
+    def baseline_command(self, functions=(), flaky=()):
         """The command that writes the baseline from the gated run; with
-        functions, that takes only theirs from it."""
+        functions, that takes only theirs from it; with flaky (findings),
+        that lists them in it as known flaky."""
         return (f"trebuchet baseline --db {self.db} --target {self.spec} "
                 f"--out {self.baseline.path}"
-                + (f" --functions {','.join(functions)}" if functions else ""))
+                + (f" --functions {','.join(functions)}" if functions else "")
+                + (f" --flaky {','.join(g.finding.fingerprint for g in flaky)}" if flaky
+                   else ""))
 
 
-def _sort_functions(result, ran, chosen):
+def _sort_functions(result, ran, digests, chosen):
     """Which functions are compared: those both sides ran with the same call
     and datatypes.  One the run adds is listed, one changed in the spec is
     refused alone; every one of the baseline's must have run, unless
@@ -240,6 +289,8 @@ def _sort_functions(result, ran, chosen):
         before = baseline.functions[name]
         if _changed(before, call, baseline.run, result.info):
             result.changed.append(name)
+        elif "values" in before and before["values"] != digests[name]:
+            result.revalued.append(name)
         elif cases != before["cases"]:
             raise TrebuchetError(f"{name}: run {run} holds {cases} cases, the baseline "
                                  f"{before['cases']}; the runs drew other cases", result.db)
@@ -255,13 +306,24 @@ def _changed(before, call, baseline_run, info):
     return baseline_run["spec_digest"] != info.spec_digest
 
 
+def _by_function_values(baseline):
+    """Whether the baseline has each function's values digest (format 4):
+    then a datatype edited (the run's dictionary_digest) refuses the
+    functions whose cases now hand over other values, not the whole run."""
+    return all("values" in f for f in baseline.functions.values())
+
+
 def _check_parameters(baseline, info, db):
     now = baselines.run_parameters(info)
+    judged_alone = ("dictionary_digest",) if _by_function_values(baseline) else ()
     differ = [f"{k} ({baseline.run[k]} in the baseline, {now[k]} in run {info.id})"
-              for k in baselines.COMPARABLE if baseline.run[k] != now[k]]
+              for k in baselines.COMPARABLE if baseline.run[k] != now[k] and k not in judged_alone]
     if differ:
+        edited = "" if baseline.run["dictionary_digest"] == now["dictionary_digest"] else \
+            (" (a datatype edited: a baseline of format 4, which `trebuchet baseline` writes"
+             " today, refuses only the functions whose values it moved)")
         raise TrebuchetError(f"run {info.id} of {baseline.target} cannot be compared with "
-                             f"{baseline.path}: its {', '.join(differ)} differ", db)
+                             f"{baseline.path}: its {', '.join(differ)} differ{edited}", db)
 
 
 def _rerun_once(suspects, plugin, timeout_ms, dictionary):
@@ -280,7 +342,8 @@ def _rerun_once(suspects, plugin, timeout_ms, dictionary):
 def _rerun(result, plugin, timeout_ms, dictionary):
     """Runs every new failure (and every new broken promise's case) again,
     result.confirm times, drawing from the run's dictionary."""
-    cases = result.new + [g.example for g in result.new_findings if g.example]
+    cases = result.new + [g.example for g in result.new_findings + result.unbaselined
+                          if g.example]
     for _ in range(result.confirm):
         _rerun_once(cases, plugin, timeout_ms, dictionary)
 
@@ -333,16 +396,15 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     result = GateResult(baseline.target, spec_name or info.spec or baseline.spec, baseline,
                         str(db), info, confirm, fail_on_fixed=fail_on_fixed,
                         fail_on_flaky=fail_on_flaky)
-    ran = {name: (signature, datatypes, cases) for name, signature, datatypes, cases in
-           conn.execute("SELECT r.function, f.signature, f.datatypes, count(*) FROM results r"
-                        " JOIN functions f ON f.run_id = r.run_id AND f.name = r.function"
-                        " WHERE r.run_id = ? GROUP BY r.function", (run,))}
-    _sort_functions(result, ran, functions)
-    for function, index, values, outcome, signal, exit_status in conn.execute(
-            "SELECT function, case_index, value_names, outcome, signal, exit_status"
-            " FROM results WHERE run_id = ? ORDER BY function, case_index", (run,)):
+    _sort_functions(result, gated.function_calls(conn, run), gated.values_digests(conn, run),
+                    functions)
+    memchecked = {(f, c) for f in result.compared for c in baseline.memchecked(f)}
+    values_of = {}  # of the memchecked cases, as the gated run holds them
+    for function, index, values, outcome, signal, exit_status in gated.compared_cases(conn, run):
         if function not in result.compared:
             continue
+        if (function, index) in memchecked:
+            values_of[(function, index)] = values
         before = baseline.failing.get((function, index))
         if outcome in FAILING:
             if before:
@@ -352,9 +414,10 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
                                              else [], outcome, signal, exit_status))
         elif outcome == "PASS" and before:
             result.fixed.append(before)
+    _check_memchecked(result, memchecked, values_of)
     _attach_findings(conn, run, result)
     conn.close()  # memcheck writes to the store: no reader stays open across it
-    if (result.new or result.new_findings) and confirm:
+    if (result.new or result.new_findings or result.unbaselined) and confirm:
         _rerun(result, _rerun_plugin(result, _spec_for(result)),
                info.timeout_ms, baseline.run["dictionary"])
     result.corrupt = corrupt_gate.judge(result, lambda: _spec_for(result), memcheck)
@@ -362,44 +425,98 @@ def gate(db, baseline_path, confirm=DEFAULT_CONFIRM, spec_name=None, functions=N
     return result
 
 
+def _check_memchecked(result, memchecked, values_of):
+    """That every case the baseline memchecked is a case of the gated run,
+    and every one it lists as Corrupt holds the same values there: a case
+    past a function's cases, or values of another draw, is a baseline
+    edited by hand or from elsewhere, refused before memcheck runs."""
+    baseline, run = result.baseline, result.info.id
+    for function, case in sorted(memchecked - values_of.keys()):
+        raise TrebuchetError(f"functions/{function}/memchecked: case {case} is not a case of "
+                             f"{function} in run {run} (it holds {result.compared[function]})",
+                             baseline.path)
+    for i, ((function, case), line) in enumerate(baseline.corrupt.items() if baseline.corrupt
+                                                 else ()):
+        now = values_of.get((function, case))
+        if now is not None and (now.split(" ") if now else []) != line["values"]:
+            raise TrebuchetError(
+                f"corrupt_cases/{i}: case {case} of {function} is {' '.join(line['values'])} "
+                f"here and {now} in run {run}: not the same case",
+                baseline.path, baselines.line_of_entry(baseline.path, "corrupt_cases", i))
+
+
 def _attach_findings(conn, run, result):
     """Each new failure's finding; by finding, the new findings: those of
-    new failures, and broken promises, that the baseline does not list."""
+    new failures, and broken promises, that the baseline does not know;
+    and the findings of the functions the baseline does not know."""
     result.analyzed = findings_store.analyzed(conn, run)
     found = {f.id: f for f in findings_store.stored(conn, run)}
-    of_case = {(fn, i): found.get(fid) for fn, i, fid in conn.execute(
-        "SELECT function, case_index, finding FROM finding_cases WHERE run_id = ?", (run,))}
+    of_case = {key: found.get(fid) for key, fid in gated.finding_of_cases(conn, run).items()}
     for n in result.new:
         n.finding = of_case.get((n.function, n.case))
-    if not result.by_finding:
-        return
     new = {}
-    for n in result.new:
-        if n.finding and _new_to(result.baseline, n.finding):
-            new.setdefault(n.finding.fingerprint, NewFinding(n.finding)).cases.append(n)
-    for f in found.values():
-        if f.kind in findings_model.PROMISE_KINDS and f.fingerprint not in \
-                result.baseline.findings and f.example_function in result.compared:
-            example = _stored_case(conn, run, f.example_function, f.example_case)
-            new[f.fingerprint] = NewFinding(f, example=example)
-    result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+    if result.by_finding:
+        for n in result.new:
+            if n.finding and _new_to(result.baseline, n.finding):
+                new.setdefault(n.finding.fingerprint, NewFinding(n.finding)).cases.append(n)
+        for f in found.values():
+            if f.kind in findings_model.PROMISE_KINDS and f.fingerprint not in \
+                    result.baseline.findings and f.example_function in result.compared:
+                example = _stored_case(conn, run, f.example_function, f.example_case)
+                if f.drafted:  # reported, not counted
+                    result.drafted.append(NewFinding(f, example=example))
+                else:
+                    new[f.fingerprint] = NewFinding(f, example=example)
+        result.new_findings = sorted(new.values(), key=lambda g: g.finding.id)
+        now = {f.fingerprint for f in found.values()}
+        result.fixed_findings = [line for fp, line in sorted(result.baseline.findings.items())
+                                 if fp not in now
+                                 and set(line["functions"]) <= result.compared.keys()]
+    if result.analyzed:
+        result.unbaselined = _by_contract(conn, run, result, found.values(), of_case, new)
+    listed = result.baseline.flaky or {}
+    result.known_flaky = [g for g in result.new_findings + result.unbaselined
+                          if g.finding.fingerprint in listed]
+    result.new_findings = [g for g in result.new_findings if g not in result.known_flaky]
+    result.unbaselined = [g for g in result.unbaselined if g not in result.known_flaky]
+
+
+def _by_contract(conn, run, result, found, of_case, new):
+    """[NewFinding] of the findings with cases in functions the baseline
+    does not know (none known to it, nor new already), each with a case of
+    such a function to run again: its representative where that is one."""
+    added = set(result.not_in_baseline)
+    known = result.baseline.findings or {}
+    out = []
+    for f in sorted(found, key=lambda f: f.id):
+        if not added & set(f.functions) or f.fingerprint in new or \
+                (f.fingerprint in known and not _new_to(result.baseline, f)):
+            continue
+        if f.example_function in added:
+            function, index = f.example_function, f.example_case
+        else:
+            function, index = min(k for k, g in of_case.items() if g is f and k[0] in added)
+        out.append(NewFinding(f, example=_stored_case(conn, run, function, index)))
+    return out
 
 
 def _new_to(baseline, finding):
     """Whether the baseline does not know the finding: not by its
     fingerprint, or not as a contract violation (new cases made a known
-    crash break a promise: a new violation)."""
+    crash break a reviewed promise: a new violation)."""
     known = baseline.findings.get(finding.fingerprint)
-    return known is None or (finding.is_violation and not known["violation"])
+    return known is None or (finding.gating_violation and not known["violation"])
 
 
 def _stored_case(conn, run, function, index):
-    """A case of the run as a NewFailure to run again (a broken promise's)."""
-    values, outcome, error_reported, errno = conn.execute(
-        "SELECT value_names, outcome, error_reported, errno FROM results"
-        " WHERE run_id = ? AND function = ? AND case_index = ?", (run, function, index)).fetchone()
-    case = NewFailure(function, index, values.split(" ") if values else [], outcome)
-    case.stored = (outcome, error_reported, errno)
+    """A case of the run as a NewFailure to run again (a broken promise's,
+    whose stored return it must give again, or a crash's)."""
+    values, outcome, signal, exit_status, error_reported, errno = \
+        gated.stored_case(conn, run, function, index)
+    case = NewFailure(function, index, values.split(" ") if values else [], outcome, signal,
+                      exit_status)
+    if outcome not in FAILING:
+        case.stored = (outcome, error_reported, errno)
     return case
 
 
@@ -411,9 +528,10 @@ def reproduced(result):
     """What --emit-c writes a reproducer of: by finding, the representative
     case of each confirmed new finding; by case, the first EMIT_LIMIT
     confirmed new failures."""
+    violations = [g.representative for g in result.violations if g.confirmed]
     if result.by_finding:
-        return [g.representative for g in result.confirmed_findings]
-    return result.confirmed[:EMIT_LIMIT]
+        return [g.representative for g in result.confirmed_findings] + violations
+    return result.confirmed[:EMIT_LIMIT] + violations
 
 
 # What an earlier gate wrote into its --emit-c folder: only FUNCTION-case-N
@@ -475,6 +593,46 @@ def _section(items, render, what, where):
     return lines
 
 
+def _finding_lines(r, g, state):
+    """A new finding in the text: title, state, where, trigger, the
+    promise it breaks, and the command that reproduces it."""
+    f = g.finding
+    lines = [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, {g.cases_said}"
+             + (f"; at {places.place(f.location, r.source_root)}" if f.location else ""),
+             f"    trigger: {f.trigger}"]
+    if f.is_violation:
+        lines.append(f"    breaks: {f.violation}")
+    return lines + [f"    {r.repro_command(g.representative)}"]
+
+
+def _contract_text(r):
+    """The new findings the baseline lists as known flaky; the findings of
+    the functions the baseline does not know, judged by their contracts,
+    and new broken promises that are drafted: a violation of a reviewed
+    promise counts, the rest is reported."""
+    lines = []
+    if r.known_flaky:
+        lines.append("known flaky findings (the baseline lists them; never counted): " + "; ".join(
+            f"{g.finding.title} ({g.cases_said})" for g in r.known_flaky))
+    if r.unbaselined:
+        confirmed = [g for g in r.violations if g.confirmed]
+        lines.append(f"functions not in the baseline, judged by their contracts: "
+                     f"{plural(len(r.unbaselined), 'finding')}; "
+                     f"{plural(len(r.violations), 'violation')} of a reviewed promise, "
+                     f"{len(confirmed)} confirmed")
+    for g in r.unbaselined + r.drafted:
+        confirmed = "confirmed" if g.confirmed else "not confirmed (flaky)"
+        if g.finding.gating_violation:
+            state = confirmed
+        elif g.finding.drafted:
+            state = f"{confirmed} (reported, not counted: the promise it breaks is drafted;" \
+                    f" review it and remove `drafted: true` from the spec)"
+        else:
+            state = f"{confirmed} (reported, not counted: it breaks no promise of the contract)"
+        lines += _finding_lines(r, g, state)
+    return lines
+
+
 def _findings_text(r):
     """The rest of the text of a gate by finding."""
     known = r.of_known_findings
@@ -483,30 +641,32 @@ def _findings_text(r):
              f"{plural(len(known), 'new failing case')} of findings the baseline knows"
              f" (reported, not counted)"]
     for g in r.new_findings:
-        f, n = g.finding, g.representative
         state = "confirmed" if g.confirmed else "not confirmed (flaky)"
-        lines += [f"  {'VIOLATION ' if f.is_violation else ''}{f.title}: {state}, "
-                  f"{plural(len(g.cases), 'new case') if g.cases else 'a broken promise'}"
-                  + (f"; at {f.location}" if f.location else ""),
-                  f"    trigger: {f.trigger}"]
-        if f.is_violation:
-            lines.append(f"    breaks: {f.violation}")
-        lines.append(f"    {r.repro_command(n)}")
+        lines += _finding_lines(r, g, state)
         if not g.confirmed:
             lines += _section([c for c in g.cases if c.reruns], lambda c: [
                 f"    {c.call()} case {c.case}: {c.described}, then "
                 f"{', '.join(c.reruns_described)}"], "flaky", "--junit lists every one")
+    not_confirmed = [g for g in r.new_findings if not g.confirmed]
+    if not_confirmed:
+        lines.append(f"  `{r.baseline_command(flaky=not_confirmed)}` lists "
+                     f"{'it' if len(not_confirmed) == 1 else 'them'} in the baseline as known "
+                     f"flaky, never to fail the gate")
     if known:
         counts = collections.Counter(n.finding.title for n in known)
         lines.append("  known findings with new cases: " + "; ".join(
             f"{title} ({c})" for title, c in sorted(counts.items())))
+
     if confirmed:
         lines.append("  (a repro command with --emit-c DIR writes a standalone C reproducer"
                      " to attach to a bug report)")
     if r.fixed:
         lines.append(f"fixed: {plural(len(r.fixed), 'case')} failed in the baseline and pass "
                      f"now; `{r.baseline_command()}` updates the baseline")
-    lines += _corrupt_text(r)
+    if r.fixed_findings:
+        lines.append(f"fixed findings (in the baseline, not in run {r.info.id}; their alerts "
+                     f"close): " + "; ".join(f["title"] for f in r.fixed_findings))
+    lines += _contract_text(r) + _corrupt_text(r)
     lines.append(_verdict(r, "new finding"))
     return lines
 
@@ -517,7 +677,10 @@ def _functions_text(r):
     if r.left_out:
         lines.append(f"left out by --functions: {', '.join(r.left_out)}")
     if r.not_in_baseline:
-        lines.append(f"not in the baseline (not compared): {', '.join(r.not_in_baseline)}; "
+        judged = "judged by their contracts" if r.analyzed else \
+            (f"not compared, nor judged by their contracts: run {r.info.id} has no findings "
+             f"made (`trebuchet findings --db {r.db}` makes them)")
+        lines.append(f"not in the baseline ({judged}): {', '.join(r.not_in_baseline)}; "
                      f"`{r.baseline_command(r.not_in_baseline)}` adds "
                      f"{'it' if len(r.not_in_baseline) == 1 else 'them'}")
     if r.changed:
@@ -525,6 +688,9 @@ def _functions_text(r):
                      f"compared): {', '.join(r.changed)}")
         lines += [f"  `{r.baseline_command([name])}` rebases {name} on run {r.info.id}"
                   for name in r.changed]
+    lines += [f"refused: {name}'s cases hand over other values than in the baseline (a datatype"
+              f" edited; not compared): `{r.baseline_command([name])}` rebases it on run "
+              f"{r.info.id}" for name in r.revalued]
     return lines
 
 
@@ -538,8 +704,9 @@ def _verdict(r, what):
     if r.failed:
         return f"gate failed: {'; '.join(r.failures)}"
     if r.refused:
-        return (f"gate refused: {plural(len(r.changed), 'function')} changed in the spec since "
-                f"the baseline, and no confirmed {what} elsewhere")
+        return (f"gate refused: {plural(len(r.changed) + len(r.revalued), 'function')} changed"
+                f" since the baseline (call, datatypes or values), and no confirmed {what}"
+                f" elsewhere")
     return f"gate passed: no confirmed {what}"
 
 
@@ -593,6 +760,6 @@ def as_text(r):
     else:
         lines.append(f"run {r.info.id} has no findings made (`trebuchet findings --db {r.db}`"
                      f" makes them), so it is gated case by case")
-    lines += _corrupt_text(r)
+    lines += _contract_text(r) + _corrupt_text(r)
     lines.append(_verdict(r, "new failure"))
     return "\n".join(lines)

@@ -47,6 +47,16 @@ class JudgedCase:
         """What the gate tells one latent defect from another by."""
         return (self.function, self.kind, self.at)
 
+    @property
+    def location(self):
+        """FILE:LINE of the frame it struck in (at), where the library has
+        debug information; else None."""
+        for line in self.frames.splitlines():
+            name, _, rest = line.partition(" (")
+            if name == self.at:
+                return rest.partition(") ")[2] or None
+        return None
+
     def call(self):
         return f"{self.function}({', '.join(self.values)})"
 

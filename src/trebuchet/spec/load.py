@@ -70,6 +70,7 @@ class PromisedError:
     when: tuple              # ((param, (VALUE, ...)), ...)
     errnos: tuple = ()
     source: str = ""
+    drafted: bool = False    # its own `drafted: true`, or its contract's
 
 
 RETURNS_STRENGTH = {None: 0, "acceptable": 1, "always": 2}  # always promises more
@@ -81,6 +82,10 @@ class Contract:
     source: str
     returns: Optional[str] = None  # None, "acceptable" or "always"
     errors: tuple = ()             # (PromisedError, ...)
+    # `drafted: true`: written from the documentation by a tool or in haste
+    # and not yet reviewed (its `returns`, its errors, and a function's
+    # parameters' `accepts`): a violation is shown, the gate does not fail on it
+    drafted: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,7 +165,7 @@ class Spec:
             return whole
         if RETURNS_STRENGTH[own.returns] >= RETURNS_STRENGTH[whole.returns]:
             return own
-        return dataclasses.replace(own, returns=whole.returns,
+        return dataclasses.replace(own, returns=whole.returns, drafted=whole.drafted,
                                    source=f"{own.source}; {whole.source}")
 
     @property
@@ -372,10 +377,12 @@ def _from_folder(flag, folder):
 def _contract(data):
     if not data:
         return None
+    drafted = data.get("drafted", False)
     errors = tuple(PromisedError(tuple((param, tuple(values)) for param, values in e["when"].items()),
-                                 tuple(e.get("errno", ())), e.get("source", ""))
+                                 tuple(e.get("errno", ())), e.get("source", ""),
+                                 drafted or e.get("drafted", False))
                    for e in data.get("errors", ()))
-    return Contract(data["source"], data.get("returns"), errors)
+    return Contract(data["source"], data.get("returns"), errors, drafted)
 
 
 def _stated(data, key, items):
