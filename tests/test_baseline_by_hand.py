@@ -8,6 +8,7 @@ import pytest
 
 from conftest import hand_store
 from trebuchet.gate import baseline as baselines
+from trebuchet.findings.signature import FINGERPRINTS
 from trebuchet.core.errors import TrebuchetError
 
 RUN = {"seed": 1, "cap": 10, "timeout_ms": 1000, "dictionary": "ours", "dictionary_digest": "d",
@@ -32,6 +33,7 @@ def baseline(functions, failing=(), setup=(), findings=None, run=RUN, spec="old.
                failing=list(failing), setup=list(setup))
     if findings is not None:
         out["findings"] = list(findings)
+        out["fingerprints"] = FINGERPRINTS
     return out
 
 
@@ -382,3 +384,22 @@ def test_a_missing_key_is_an_error_at_the_top_level(tmp_path):
     with pytest.raises(TrebuchetError) as e:
         baselines.read(path)
     assert str(e.value) == f"{path}: top level: 'setup' is a required property"
+
+
+@pytest.mark.parametrize("version", [None, 1])
+def test_findings_of_an_earlier_signature_rule_gate_by_case(tmp_path, version):
+    """A baseline whose fingerprints an earlier rule made (no "fingerprints"
+    key, or another version) would make every finding new and fixed at
+    once: its findings and known flaky ones are set aside, and it gates case
+    by case, saying which version it holds."""
+    data = baseline({"f": {}}, failing=[case("f", 4)], findings=[finding(FP_A, "f")])
+    data["flaky"] = [dict(fingerprint=FP_A, title="t a", functions=["f"])]
+    data.pop("fingerprints")
+    if version is not None:
+        data["fingerprints"] = version
+    read = baselines.read(written(tmp_path, data))
+    assert (read.findings, read.flaky, read.old_fingerprints) == (None, {}, 1)
+    data["fingerprints"] = FINGERPRINTS
+    read = baselines.read(written(tmp_path, data, "now.baseline"))
+    assert set(read.findings) == {FP_A} and read.old_fingerprints is None
+    assert '\n "fingerprints": %d,\n "findings": [' % FINGERPRINTS in baselines.dumps(data)

@@ -17,6 +17,7 @@ from test_gate import DEMO_LIB, build_demolib
 from test_gate_hand import BASELINE, NOW, SPEC, compared  # noqa: F401 (a fixture)
 from trebuchet.gate import baseline as baselines
 from trebuchet.gate import sarif
+from trebuchet.findings.signature import FINGERPRINTS
 from trebuchet.spec import load as specs
 
 
@@ -282,3 +283,20 @@ def test_a_fixed_finding_closes_the_alert_it_raised(tmp_path):
     assert fixed == [(rule, "pass", where, fingerprint)]
     assert "fixed findings (in the baseline, not in run 3; their alerts close): SIGSEGV in " \
         "demo_count at demolib.c:17" in said.stdout.splitlines()
+
+
+def test_a_baseline_of_earlier_fingerprints_gates_by_case_and_says_how_to_refresh(stores):
+    """Its findings are set aside (compared, each would be new and fixed at
+    once); the regression is still caught, case by case."""
+    failing, passing, path = stores
+    data = json.loads(path.read_text())
+    data["findings"] = [dict(fingerprint="0123456789abcdef", title="SIGSEGV in demo_length",
+                             functions=["demo_length"], cases=1, violation=False)]
+    data.pop("fingerprints", None)
+    path.write_text(json.dumps(data))
+    code, out, _ = gate(failing, path)
+    assert code == 1 and out.rstrip().splitlines()[-1].startswith("gate failed")
+    [said] = [line for line in out.splitlines() if "fingerprints of version" in line]
+    assert said.startswith(f"this baseline's findings carry fingerprints of version 1, and this"
+                           f" trebuchet's are version {FINGERPRINTS}, so it gates case by case;")
+    assert said.endswith("writes it again") and "`trebuchet baseline --db " in said

@@ -397,6 +397,14 @@ def _violation_text(f):
                                f"{p} [{counts[p]} of {len(f.cases)} cases]" for p in order)
 
 
+# The signature rule's version, which a baseline's findings carry: a
+# baseline of another version gates case by case until it is written again.
+# 2: an assertion as written, the call shim standing for its function, a
+# NULL or wild function pointer named after its caller, a stripped
+# library's static function by its nearest export (1: before them).
+FINGERPRINTS = 2
+
+
 def fingerprint(target, signature):
     return hashlib.sha256(f"{target}\n{signature}".encode()).hexdigest()[:16]
 

@@ -37,6 +37,7 @@ from trebuchet.core.readable import signal_name
 
 from trebuchet.memcheck import corrupt
 from trebuchet.findings import storage as findings_store
+from trebuchet.findings.signature import FINGERPRINTS
 from trebuchet.report import judges, metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import platform
@@ -136,6 +137,7 @@ def from_store(db, target, spec_name):
     if findings_store.analyzed(conn, run):  # else it gates by case, as before findings
         baseline["findings"] = sorted((finding_line(f) for f in summary.findings),
                                       key=lambda f: f["fingerprint"])
+        baseline["fingerprints"] = FINGERPRINTS
     return baseline
 
 
@@ -180,6 +182,8 @@ def dumps(baseline):
         f' "spec": {one(baseline["spec"])},\n',
         f' "run": {one(baseline["run"])},\n',
         f' "functions": {{\n{functions}\n }},\n',
+        (f' "fingerprints": {one(baseline["fingerprints"])},\n'
+         if "fingerprints" in baseline else ""),
         (f' "findings": {block(baseline["findings"])},\n' if "findings" in baseline else ""),
         (f' "flaky": {block(baseline["flaky"])},\n' if baseline.get("flaky") else ""),
         f' "failing": {block(baseline["failing"])},\n',
@@ -201,6 +205,9 @@ class Baseline:
     findings: dict = None  # fingerprint -> finding line; None: a baseline that gates by case
     corrupt: dict = None   # (function, case) -> Corrupt case line; None: no memcheck listed
     flaky: dict = None     # fingerprint -> a finding known to be flaky: never fails the gate
+    # the signature rule's version its findings were written under, when not
+    # this trebuchet's (findings/signature.py FINGERPRINTS): it gates by case
+    old_fingerprints: int = None
 
     def memchecked(self, function):
         """The cases of function memcheck judged in the baseline's run."""
@@ -350,14 +357,16 @@ def rebased(path, new, functions):
     if "corrupt_cases" in old or "corrupt_cases" in new:
         out["corrupt_cases"] = sorted(kept(old.get("corrupt_cases", [])) +
                                       taken(new.get("corrupt_cases", [])), key=by_case)
-    if "findings" in old and "findings" in new:
+    if "findings" in old and "findings" in new and \
+            old.get("fingerprints", 1) == new.get("fingerprints", 1):
         mine = [f for f in new["findings"] if chosen & set(f["functions"])]
         theirs = {f["fingerprint"] for f in mine}
         out["findings"] = sorted([f for f in old["findings"] if not chosen & set(f["functions"])
                                   and f["fingerprint"] not in theirs] + mine,
                                  key=lambda f: f["fingerprint"])
-    else:  # one of them gates by case: so does the mix
+    else:  # one of them gates by case, or by other fingerprints: the mix by case
         out.pop("findings", None)
+        out.pop("fingerprints", None)
     return out
 
 
@@ -365,12 +374,16 @@ def read(path):
     """Reads and checks a baseline file (see _checked)."""
     data = _checked(path)
     keyed = lambda lines: {(c["function"], c["case"]): c for c in lines}
-    findings = ({f["fingerprint"]: f for f in data["findings"]} if "findings" in data
-                else None)
+    # findings of another signature rule's version name other fingerprints:
+    # compared, every finding would be new and fixed at once
+    current = data.get("fingerprints", 1) == FINGERPRINTS
+    findings = ({f["fingerprint"]: f for f in data["findings"]}
+                if "findings" in data and current else None)
     return Baseline(str(path), data["target"], data["spec"], data["run"], data["functions"],
                     keyed(data["failing"]), set(keyed(data["setup"])), findings,
                     keyed(data["corrupt_cases"]) if "corrupt_cases" in data else None,
-                    {f["fingerprint"]: f for f in data.get("flaky", ())})
+                    {f["fingerprint"]: f for f in data.get("flaky", ())} if current else {},
+                    None if current or "findings" not in data else data.get("fingerprints", 1))
 
 
 def _checked(path):

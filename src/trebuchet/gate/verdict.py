@@ -754,7 +754,13 @@ def as_text(r):
         lines += _section(r.fixed, lambda c: [
             f"  {c['function']}({', '.join(c['values'])}) case {c['case']}"],
             "fixed", "the updated baseline's diff shows every one")
-    if r.baseline.findings is None:
+    if r.baseline.old_fingerprints:
+        lines.append(f"this baseline's findings carry fingerprints of version "
+                     f"{r.baseline.old_fingerprints}, and this trebuchet's are version "
+                     f"{findings_model.FINGERPRINTS}, so it gates case by case;"
+                     f" `{r.baseline_command()}`"
+                     f" writes it again")
+    elif r.baseline.findings is None:
         lines.append(f"this baseline lists no findings, so it gates case by case; "
                      f"`{r.baseline_command()}` writes one that gates by finding")
     else:
