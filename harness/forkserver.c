@@ -681,6 +681,17 @@ int tb_server_stop(struct tb_server *srv)
 	if (srv->request_fd >= 0)
 		close(srv->request_fd);
 	srv->request_fd = -1;
+	/* What it still sends is read and dropped until it exits: a run stopped
+	 * early reads no more results, and a server blocked on a full result
+	 * pipe would never see its requests end (a Ctrl-C hung the run so) */
+	if (srv->result_fd >= 0) {
+		char dropped[4096];
+		ssize_t n;
+
+		while ((n = read(srv->result_fd, dropped, sizeof(dropped))) > 0 ||
+		       (n < 0 && errno == EINTR))
+			;
+	}
 	while (waitpid(srv->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (srv->result_fd >= 0)
