@@ -66,6 +66,27 @@ def connect(db):
     return conn
 
 
+def writer(db):
+    """A connection that writes db, tried before any work: a store that
+    cannot be written (a read-only file, folder or file system, which
+    SQLite opens read-only without a word) is one line here, not an error
+    at the first result after minutes of work.  A write of the header,
+    rolled back, is what finds all three."""
+    conn = sqlite3.connect(db)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as e:
+        conn.close()
+        why = ("its folder is read-only, where SQLite keeps its journal"
+               if getattr(e, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY"
+               else "a read-only store" if "readonly" in str(e) else str(e))
+        raise TrebuchetError(f"cannot be written: {why}", db) from None
+    return conn
+
+
 def writer_lock(path):
     """Takes the one-writer lock `trebuchet run` takes on a store
     (harness/store.c: a flock, independent of SQLite's locks); returns its
