@@ -82,6 +82,7 @@ class Processes:
         return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
     def end(self):
+        """Kills them, and from now on each as it starts."""
         with _lock:
             self._ended = True
             running = list(self._running)

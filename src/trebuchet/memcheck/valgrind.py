@@ -224,7 +224,7 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     conn.close()
     if not chosen:
         return []
-    store.writer(db).close()  # one that cannot be is said before Valgrind runs
+    store.writable(db)  # one that cannot be is said before Valgrind runs
     plugin = build.build_plugin(spec, quiet=True)
     timeout_s = timeout_under_memcheck(info["timeout_ms"])
     lock = store.writer_lock(db)
