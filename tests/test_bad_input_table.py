@@ -127,3 +127,36 @@ def test_a_store_command_takes_the_target_as_run_does_by_its_spec_s_path(here):
     by_name = trebuchet("findings", "--db", here / "ok.db", "--target", "selftest").stdout
     by_path = trebuchet("findings", "--db", here / "ok.db", "--target", SELFTEST).stdout
     assert by_name == by_path and by_name.startswith("selftest (run 1")
+
+
+@pytest.fixture
+def read_only(here, tmp_path):
+    """A copy of the finished store in a folder a command cannot write, and
+    the prefix that runs a command so: as root, whom permissions do not
+    stop, a read-only bind mount in a mount namespace of its own; as
+    anyone else, the folder and the store made read-only, as a user's are."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(here / "ok.db", folder / "ok.db")
+    if os.geteuid() != 0:
+        (folder / "ok.db").chmod(0o444)
+        folder.chmod(0o555)
+        yield folder / "ok.db", []
+        folder.chmod(0o755)
+        return
+    prefix = ["unshare", "-m", "sh", "-c", 'mount --bind -o ro "$0" "$0" && exec "$@"',
+              str(folder)]
+    if subprocess.run([*prefix, "true"], capture_output=True).returncode:
+        pytest.skip("no mount namespace here for a read-only store")
+    yield folder / "ok.db", prefix
+
+
+def test_memcheck_on_a_store_it_cannot_write_says_so_before_valgrind(read_only):
+    """It once ran Valgrind on every case and then ended in a traceback at
+    the first result it stored."""
+    db, prefix = read_only
+    said = subprocess.run([*prefix, str(TREBUCHET), "memcheck", "--db", str(db), "--all"],
+                          capture_output=True, text=True)
+    assert said.returncode == 2, said.stderr
+    assert said.stderr == f"trebuchet: {db}: cannot be written: a read-only store\n"
+    assert said.stdout == ""

@@ -4,16 +4,13 @@ to storing what it measured, interleaved, the three builds to doing the
 same work, and the report to the store's numbers; how fast the libraries
 are is the full-size command's job, not a test's."""
 import json
-import os
-import signal
 import sqlite3
 import statistics
 import subprocess
-import time
 
 import pytest
 
-from conftest import ROOT, TREBUCHET, query, trebuchet
+from conftest import ROOT, query, trebuchet
 
 from trebuchet.store.database import schema_version
 from trebuchet.study import bench_io, resident
@@ -220,28 +217,3 @@ def test_files_that_would_crowd_memory_are_not_held_and_the_reason_says_so(tmp_p
     with resident.held([path]) as not_held:
         assert not_held == "1 MiB of files would leave less than 2.0 GiB of the 2.0 GiB available"
         assert _locked_kib() == before
-
-
-def _stored_runs(db):
-    try:
-        return query(db, "SELECT count(*) FROM bench_results")[0][0]
-    except sqlite3.OperationalError:  # the store is being made
-        return 0
-
-
-def test_sigterm_stops_it_as_ctrl_c_does_and_removes_its_files(tmp_path):
-    db = tmp_path / "bench.db"
-    proc = subprocess.Popen([str(TREBUCHET), "bench", "io", "--size-mib", "512", "--repeat", "50",
-                             "--benchmarks", "read", "--blocks", "757", "--db", str(db)],
-                            env=dict(os.environ, TMPDIR=str(tmp_path)), start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while _stored_runs(db) < 3 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)  # polling the store for the first measurements, not timing
-    assert proc.poll() is None, "the run ended before it could be stopped"
-    proc.send_signal(signal.SIGTERM)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130
-    assert f"bench io stopped; what it measured is stored in {db}" in stderr
-    assert not list(tmp_path.glob("trebuchet-bench-io-*"))
-    assert subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True).returncode == 1

@@ -46,11 +46,19 @@ def uses(job, action):
     return [step for step in job["steps"] if step.get("uses", "").startswith(action)]
 
 
-ACTION = "OWNER/trebuchet@"
+# the action as the template uses it: trebuchet copied into the repository
+ACTION = "./.github/actions/trebuchet"
 
 
 def action_steps(job):
     return uses(job, ACTION)
+
+
+def copy_commands(name):
+    """The shell lines a template's opening comment gives to copy trebuchet
+    into a repository."""
+    return [line.removeprefix("#   ") for line in (CI / name).read_text().splitlines()
+            if re.match(r"#   (mkdir|git) ", line)]
 
 
 def test_github_shards_run_one_each_and_upload_their_store(github):
@@ -97,17 +105,24 @@ def test_github_reports_never_fail_a_fork_or_a_repository_without_code_scanning(
         assert "github.event.pull_request.head.repo.full_name == github.repository" in step["if"]
 
 
-def version():
-    return re.search(r'^version = "(.*)"$', (ROOT / "pyproject.toml").read_text(), re.M)[1]
-
-
-def test_github_uses_the_action_at_this_release_with_inputs_it_declares(github):
+def test_github_uses_the_copy_of_the_action_with_inputs_it_declares(github):
+    """No tag is needed: the action is the copy in the repository, checked
+    out before it is used; the tag's form is the documented alternative."""
     inputs = yaml.safe_load((ROOT / "action.yml").read_text())["inputs"]
-    steps = [s for job in github["workflow"]["jobs"].values() for s in action_steps(job)]
+    jobs = github["workflow"]["jobs"].values()
+    steps = [s for job in jobs for s in action_steps(job)]
     assert len(steps) == 2
     for step in steps:
-        assert step["uses"] == f"{ACTION}v{version()}"
+        assert step["uses"] == ACTION
         assert set(step["with"]) <= set(inputs)
+    for job in jobs:
+        [checkout] = uses(job, "actions/checkout")
+        assert job["steps"].index(checkout) < job["steps"].index(action_steps(job)[0])
+    assert copy_commands("github-actions.yml") == [
+        "mkdir -p .github/actions/trebuchet",
+        "git -C ~/trebuchet archive HEAD | tar -x -C .github/actions/trebuchet",
+        "git add .github/actions/trebuchet"]
+    assert "`uses: OWNER/trebuchet@vX.Y.Z`" in (CI / "github-actions.yml").read_text()
     # what the gate step names is what the action writes by default
     [gate] = action_steps(github["gate"])
     for name in ("junit", "sarif", "reproducers", "report"):
@@ -147,15 +162,28 @@ def test_gitlab_gate_job_merges_every_shard_then_gates(gitlab):
     assert {"junit.xml", "trebuchet.sarif", "reproducers/"} <= set(gate["artifacts"]["paths"])
 
 
-def test_gitlab_jobs_install_trebuchet_with_pip_from_a_release(gitlab):
-    assert gitlab["variables"]["TREBUCHET_REF"] == f"v{version()}"
+def test_gitlab_jobs_install_the_copy_in_the_repository_with_pip(gitlab, tmp_path):
+    """No tag is needed: pip installs the copy the template's command makes
+    (a folder holding trebuchet's project), or any commit in pip's git form."""
     setup = gitlab[".trebuchet"]["before_script"]
     for job in ("robustness-shard", "robustness-gate"):
         assert gitlab[job]["extends"] == ".trebuchet"
-    [clone] = [line for line in setup if "git clone" in line]
-    into = shlex.split(clone)[-1]
-    assert any(re.search(rf"pip install (-q )?{into}$", line) for line in setup)
-    assert not any("make -C" in line for line in setup)
+    assert '/opt/trebuchet-venv/bin/pip install -q "$TREBUCHET"' in setup
+    assert not any("make -C" in line or "git clone" in line for line in setup)
+    folder = gitlab["variables"]["TREBUCHET"]
+    assert folder.startswith("./")  # a path to pip, never a name on an index
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: nothing for `git archive` to copy")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)  # the user's repository
+    for line in copy_commands("gitlab-ci.yml"):
+        done = subprocess.run(["bash", "-c", line.replace("~/trebuchet", str(ROOT))],
+                              cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, line + done.stderr
+    copied = tmp_path / folder
+    assert (copied / "pyproject.toml").read_text() == (ROOT / "pyproject.toml").read_text()
+    assert (copied / "setup.py").is_file() and (copied / "harness").is_dir()
+    assert "git+https://github.com/OWNER/trebuchet.git@COMMIT" in \
+        (CI / "gitlab-ci.yml").read_text()
 
 
 # The linters: actionlint (running shellcheck on every `run:`) and
@@ -174,16 +202,15 @@ def tools():
 
 def actionlint(tools, workflow, root):
     """actionlint's findings on workflow put in a repository at root that
-    holds this action.yml, the template's `uses:` of it made local so that
-    actionlint checks its inputs against the action's."""
+    holds this action.yml where the template's `uses:` finds it, so that
+    actionlint checks the inputs given against the action's."""
     if not (tools / "actionlint").exists():
         pytest.skip((tools / "actionlint.missing").read_text().strip())
     (root / ".github/workflows").mkdir(parents=True)
     (root / ".git").mkdir()  # where actionlint sees a repository's root
-    shutil.copy(ROOT / "action.yml", root)
-    local = re.sub(rf"uses: {re.escape(ACTION)}\S+", "uses: ./", workflow)
-    assert local != workflow
-    (root / ".github/workflows/robustness.yml").write_text(local)
+    (root / ACTION).mkdir(parents=True)
+    shutil.copy(ROOT / "action.yml", root / ACTION)
+    (root / ".github/workflows/robustness.yml").write_text(workflow)
     found = subprocess.run([str(tools / "actionlint"), "-no-color"], cwd=root,
                            capture_output=True, text=True)
     assert found.returncode in (0, 1), found.stderr

@@ -4,6 +4,7 @@ defects library and the latent memory errors' one.  The comparison's
 numbers are counted again here with SQL from the store, not taken from the
 report's code; the survey resumes, and holds to its budget."""
 import json
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -128,9 +129,10 @@ def test_a_spent_budget_stops_it_and_the_same_command_goes_on(tmp_path):
             tmp_path / "report", "--sample", "1", "--libraries", "latent")
     stopped = trebuchet(*args, "--budget", "3", check=False)
     assert stopped.returncode == 130, stopped.stdout + stopped.stderr
+    again = shlex.join(map(str, [*args, "--budget", "3"]))
     assert stopped.stdout.splitlines()[-1] in [
         f"the survey's budget (3 s) ran out during {step} of latent; what it stored is kept,"
-        " and the same command goes on from there" for step in ("the run", "memcheck")]
+        f" and `trebuchet {again}` goes on from there" for step in ("the run", "memcheck")]
     trebuchet(*args)
     conn = sqlite3.connect(tmp_path / "s.db")
     # one run, finished: resumed if it was stopped, not made again

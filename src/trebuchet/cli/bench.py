@@ -53,8 +53,11 @@ def cmd_bench_io(args):
 
     writable(args.db)
     started = time.monotonic()
-    run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
-                       args.cold, sys.stderr.isatty())
+    try:
+        run = bench_io.run(args.db, args.benchmarks, args.blocks, args.size_mib, args.repeat,
+                           args.cold, sys.stderr.isatty())
+    except KeyboardInterrupt:  # it said what it kept; SIGTERM makes this 143 (cli/main.py)
+        return Exit.INTERRUPTED
     bench = bench_stats.bench_summary(store.connect(args.db), run, args.db)
     print(bench_text.as_text(bench))
     print(f"bench io: run {run}, {len(bench.configs)} configurations x 3 libraries x "

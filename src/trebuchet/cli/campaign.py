@@ -85,8 +85,11 @@ def cmd_run(args):
     if ran.flaky is not None and not args.quiet:
         print(f"every case ran {args.repeat} times: {ran.flaky} FLAKY"
               + (" (`trebuchet report` lists them)" if ran.flaky else ""))
-    if ran.code in (Exit.OK, Exit.INTERRUPTED, Exit.HARNESS) and Path(args.db).is_file():
-        triage.record_latest(args.db, spec, ran.plugin)  # what was stored, stopped or not
+    # what was stored, finished or broken off; a run stopped on purpose gets
+    # its findings when it is resumed and finished (an unfinished run's are
+    # read nowhere), so that Ctrl-C ends it at once
+    if ran.code in (Exit.OK, Exit.HARNESS) and Path(args.db).is_file():
+        triage.record_latest(args.db, spec, ran.plugin)
     if ran.code == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - ran.started))
         for note in triage.unheld_promises(args.db, spec):

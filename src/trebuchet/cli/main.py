@@ -49,15 +49,16 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if args.build_dir:
         paths.use_build_dir(args.build_dir)
+    given = sys.argv[1:] if argv is None else list(map(str, argv))
+    args.again = f"`trebuchet {shlex.join(given)}`"  # the command given, which goes on
     try:
         code = args.func(args)
     except TrebuchetError as e:
         print(f"trebuchet: {e}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
-        given = sys.argv[1:] if argv is None else list(map(str, argv))
         print("trebuchet: stopped; what was done is stored" +
-              (f": `trebuchet {shlex.join(given)}` goes on where it stopped"
+              (f": {args.again} goes on where it stopped"
                if args.command in RESUMABLE else ""), file=sys.stderr)
         code = Exit.INTERRUPTED
     except BrokenPipeError:  # e.g. piped into head

@@ -33,4 +33,4 @@ def cmd_survey(args):
     from trebuchet.survey import campaign as survey
 
     return survey.run(args.db, args.out, args.budget, args.sample, split(args.libraries),
-                      args.examples)
+                      args.examples, again=args.again)

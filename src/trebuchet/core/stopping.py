@@ -5,7 +5,12 @@ processes trebuchet started and is waiting for (the executor, Valgrind, a
 survey's step), which store what they finished and stop, and then raised
 here as Terminated, a KeyboardInterrupt, so every place that keeps what was
 done on Ctrl-C keeps it on SIGTERM too; the command ends with 143 and the
-line that resumes it, as with 130 on Ctrl-C."""
+line that resumes it, as with 130 on Ctrl-C.
+
+Where what a process does is worth nothing unfinished (a case under
+Valgrind, stored only when it ends), a command runs it in Processes and
+ends them on a stop instead of waiting for them, so the stop takes effect
+at once."""
 import signal
 import subprocess
 import threading
@@ -53,16 +58,45 @@ def passed_on(process):
             _children.discard(process)
 
 
-def run(argv, timeout=None, **popen):
-    """subprocess.run(argv, capture_output=True, text=True, timeout=...) for
-    a process a SIGTERM is passed on to; any thread may call it."""
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               **popen)
-    with passed_on(process):
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except BaseException:  # a timeout, Ctrl-C, SIGTERM: nothing is left running
+class Processes:
+    """Processes started by run(), from any thread, that end() kills: those
+    running, and any started afterwards (by a thread that took its task
+    before the stop)."""
+
+    def __init__(self):
+        self._running = set()
+        self._ended = False
+
+    def run(self, argv, timeout=None, **popen):
+        """subprocess.run(argv, capture_output=True, text=True, timeout=...)
+        for a process a SIGTERM is passed on to."""
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, **popen)
+        with passed_on(process), self._held(process):
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except BaseException:  # a timeout, Ctrl-C, SIGTERM: nothing is left running
+                process.kill()
+                process.communicate()
+                raise
+        return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
+    def end(self):
+        """Kills them, and from now on each as it starts."""
+        with _lock:
+            self._ended = True
+            running = list(self._running)
+        for process in running:
             process.kill()
-            process.communicate()
-            raise
-    return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
+    @contextmanager
+    def _held(self, process):
+        with _lock:
+            self._running.add(process)
+            if self._ended:
+                process.kill()
+        try:
+            yield
+        finally:
+            with _lock:
+                self._running.discard(process)

@@ -126,8 +126,9 @@ def command(plugin, function, case, dictionary, timeout_s, folder):
     return argv, dict(os.environ, TMPDIR=str(folder), TREBUCHET_SHARE=str(reports))
 
 
-def check_case(plugin, function, case, dictionary, timeout_s):
-    """Runs one case under memcheck; Checked."""
+def check_case(plugin, function, case, dictionary, timeout_s, processes=None):
+    """Runs one case under memcheck, its Valgrind one of processes
+    (stopping.Processes, which a stop may end); Checked."""
     if shutil.which(VALGRIND[0]) is None:
         raise TrebuchetError("valgrind is not installed: `apt-get install valgrind` (a gate"
                              " against a baseline that lists memchecked cases needs it too,"
@@ -139,7 +140,8 @@ def check_case(plugin, function, case, dictionary, timeout_s):
     with tempfile.TemporaryDirectory(prefix="trebuchet-memcheck-") as tmp:
         argv, env = command(plugin, function, case, dictionary, timeout_s, tmp)
         (Path(tmp) / "reports").mkdir()
-        done = stopping.run(argv, timeout=timeout_s * 2 + 120, env=env)
+        done = (processes or stopping.Processes()).run(argv, timeout=timeout_s * 2 + 120,
+                                                        env=env)
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         if done.returncode != 0 or len(lines) != 1:
             raise TrebuchetError(f"memcheck of {function} case {case} failed: "
@@ -219,14 +221,16 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     conn.close()
     if not chosen:
         return []
+    store.writable(db)  # one that cannot be is said before Valgrind runs
     plugin = build.build_plugin(spec, quiet=True)
     timeout_s = timeout_under_memcheck(info.timeout_ms)
     lock = store.writer_lock(db)
     writer = sqlite3.connect(db)
     try:
         pool = concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count())
-        futures = [pool.submit(check_case, plugin, f, c, info.dictionary, timeout_s)
-                   for f, c in chosen]
+        valgrinds = stopping.Processes()
+        futures = [pool.submit(check_case, plugin, f, c, info.dictionary, timeout_s,
+                               valgrinds) for f, c in chosen]
         checked = []
         try:
             for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
@@ -238,8 +242,10 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
                     progress(n, len(chosen))
         except KeyboardInterrupt:
             # Ctrl-C or SIGTERM (core/stopping.py): no queued case starts a
-            # Valgrind of its own, and those running got the signal and end
-            # now; their cases were not judged and are checked next time
+            # Valgrind of its own, and those running are ended, not waited
+            # for (a case under Valgrind takes seconds); their cases were
+            # not judged and are checked next time
+            valgrinds.end()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         finally:

@@ -1,6 +1,7 @@
 """Read access to a trebuchet store, with the schema version check.  The
 schema itself is schemas/results.sql; this module only reads it for its
 version."""
+import contextlib
 import fcntl
 import functools
 import os
@@ -70,6 +71,25 @@ def held(conn):
     """(cases, runs) the store holds."""
     return tuple(conn.execute("SELECT (SELECT count(*) FROM results),"
                               " (SELECT count(*) FROM runs)").fetchone())
+
+
+def writable(db):
+    """Tries a write of the store db before any work: one that cannot be
+    written (a read-only file, folder or file system, which SQLite opens
+    read-only without a word) is one line here, not an error at the first
+    result after minutes of work.  A write of the header, rolled back, is
+    what finds all three."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(f"PRAGMA user_version = {int(version)}")
+            conn.execute("ROLLBACK")
+        except sqlite3.Error as e:
+            why = ("its folder is read-only, where SQLite keeps its journal"
+                   if getattr(e, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY"
+                   else "a read-only store" if "readonly" in str(e) else str(e))
+            raise TrebuchetError(f"cannot be written: {why}", db) from None
 
 
 def writer_lock(path):

@@ -313,18 +313,17 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
     configs = plan(benchmarks, blocks, size_mib)
     store = BenchStore(db)
     scratch = Path(tempfile.mkdtemp(prefix="trebuchet-bench-io-"))
-    # SIGTERM stops it as Ctrl-C does (run_once): the scratch files (GiB of
-    # them) go too
-    was = signal.signal(signal.SIGTERM, _stop)
+    # SIGTERM stops it as Ctrl-C does (core/stopping.py, run_once): the
+    # scratch files (GiB of them) go too
     try:
         store.start(libraries, benchmarks, blocks, size_mib, repeat, cold)
         input_path = scratch / "input.txt"
         needed = [c.size_bytes for c in configs if c.benchmark in READS_INPUT]
         progress = Progress(sys.stderr.isatty())
-        if needed:
-            progress.show(f"writing a {max(needed) / MiB:.0f} MiB input file")
-            make_input(input_path, max(needed))
         try:
+            if needed:
+                progress.show(f"writing a {max(needed) / MiB:.0f} MiB input file")
+                make_input(input_path, max(needed))
             measure(store, configs, libraries, repeat, cold, scratch, input_path, progress)
         except KeyboardInterrupt:
             progress.done()
@@ -334,10 +333,5 @@ def run(db, benchmarks, blocks, size_mib, repeat, cold, show_progress):
         store.finish()
         return store.run
     finally:
-        signal.signal(signal.SIGTERM, was)
         shutil.rmtree(scratch, ignore_errors=True)
         store.close()
-
-
-def _stop(signum, frame):
-    raise KeyboardInterrupt

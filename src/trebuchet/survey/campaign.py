@@ -125,9 +125,10 @@ def _wait_through_interrupts(process):
 
 
 def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=None,
-        folder=None, say=print):
+        folder=None, say=print, again="the same command"):
     """The survey's steps; returns an exit code (Exit.INTERRUPTED when the
-    budget stopped it before the report)."""
+    budget stopped it before the report, saying that again, the command
+    given, goes on)."""
     libraries = members(folder, chosen)
     budget = Budget(budget_seconds)
     started = time.monotonic()
@@ -140,7 +141,7 @@ def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=No
         rc = _step(["run", "--target", m.spec, "--db", db]
                    + (["--resume"] if state else []), budget, say)
         if rc is None:
-            return _stopped(say, budget_seconds, "the run", m.name)
+            return _stopped(say, budget_seconds, "the run", m.name, again)
         if rc != Exit.OK:
             return rc
     for m in libraries:
@@ -148,7 +149,7 @@ def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=No
         rc = _step(["memcheck", "--db", db, "--target", m.target, "--sample", sample,
                     "--quiet"], budget, say)
         if rc is None:
-            return _stopped(say, budget_seconds, "memcheck", m.name)
+            return _stopped(say, budget_seconds, "memcheck", m.name, again)
         if rc != Exit.OK:
             return rc
     from trebuchet.survey import page as survey_report
@@ -159,7 +160,7 @@ def run(db, out, budget_seconds=DEFAULT_BUDGET, sample=DEFAULT_SAMPLE, chosen=No
     return Exit.OK
 
 
-def _stopped(say, budget_seconds, what, name):
+def _stopped(say, budget_seconds, what, name, again):
     say(f"the survey's budget ({budget_seconds:g} s) ran out during {what} of {name}; what it"
-        f" stored is kept, and the same command goes on from there")
+        f" stored is kept, and {again} goes on from there")
     return Exit.INTERRUPTED
