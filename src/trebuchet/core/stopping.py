@@ -58,6 +58,12 @@ def passed_on(process):
             _children.discard(process)
 
 
+def run(argv, timeout=None, **popen):
+    """subprocess.run(argv, capture_output=True, text=True, timeout=...) for
+    one process a SIGTERM is passed on to; any thread may call it."""
+    return Processes().run(argv, timeout, **popen)
+
+
 class Processes:
     """Processes started by run(), from any thread, that end() kills: those
     running, and any started afterwards (by a thread that took its task
