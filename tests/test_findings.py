@@ -231,7 +231,7 @@ def test_a_promise_no_case_held_is_a_note_after_the_run(tmp_path):
     """A capped run that draws neither s = NULL for df_length nor path =
     EMPTY for df_open says so: its silence on them proves nothing."""
     said = trebuchet("run", "--target", SPEC, "--db", tmp_path / "c.db", "--cap", "1",
-                     "--functions", "df_length,df_open", "--timeout", "0.5", cwd=ROOT).stdout
+                     "--functions", "df_length,df_open", "--timeout", "0.5", cwd=ROOT).stderr
     notes = [line for line in said.splitlines() if line.startswith("note: ")]
     conn = sqlite3.connect(tmp_path / "c.db")
     held = {row for row in conn.execute("SELECT function, value_names FROM results")}

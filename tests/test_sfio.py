@@ -88,8 +88,10 @@ def test_a_whole_sfio_campaign_is_deterministic(tmp_path):
     # at most 600 cases a function, drawn over each whole product: a quarter
     # of the campaign's 51,000 cases, every function (the same draw twice;
     # test_same_outcome_anywhere.py runs some of them at other paths and jobs)
+    # (no second look: sfseek's endless calls would each run 4 times longer,
+    # the same RESTART either way; tests/test_second_look.py tests it)
     first, second = _twice(db, "--functions", ",".join(n for n in names if n != SLOW),
-                           "--cap", "600")
+                           "--cap", "600", "--no-second-look")
     assert len(first) > 13000
     _assert_same(first, second)
     first, second = _twice(db, "--functions", SLOW, "--cap", "120", "--timeout", "4")

@@ -93,7 +93,7 @@ def cmd_run(args):
     if ran.code == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - ran.started))
         for note in triage.unheld_promises(args.db, spec):
-            print(note)
+            print(note, file=sys.stderr)  # beside the run's output, not in it
     elif ran.code in (Exit.INTERRUPTED, Exit.HARNESS):
         print(f"trebuchet: the run is stored as far as it got; `trebuchet run --target "
               f"{args.target} --db {args.db} --resume` finishes it", file=sys.stderr)

@@ -73,9 +73,14 @@ def broken_promise(spec, result, dictionary=None, plugin=None):
                                result.get("errno"), result.get("error_reported"))
     case.acceptable = judged.accepts(case.values)
     if case.outcome in FAILING:
-        return judged.broken_by_crash(case)
-    broken = judged.broken_by_return(case) if case.outcome == "PASS" else None
-    return broken[2] if broken else None
+        broken = judged.broken_by_crash(case)  # (words, drafted)
+    else:
+        broken = judged.broken_by_return(case) if case.outcome == "PASS" else None
+        broken = broken and broken[2:]
+    if not broken:
+        return None
+    words, drafted = broken
+    return (findings_model.DRAFTED if drafted else "") + words
 
 
 UNHELD_SHOWN = 5  # notes of promises no case held, before "and N more"

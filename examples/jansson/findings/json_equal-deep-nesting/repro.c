@@ -10,6 +10,10 @@
  *
  * `trebuchet repro --target examples/jansson/jansson.yaml --function json_equal --case 414`
  * ran it and saw: ABORT, signal 11 (SIGSEGV).
+ * That breaks the library's documented promise:
+ *   returns on acceptable values (apiref.rst:1868-1872: returns 1 if
+ *   value1 and value2 are equal, 0 if they are unequal or one or both of
+ *   the pointers are NULL).
  * Built and run here, this program should end the same way:
  * it dies of signal 11 (SIGSEGV).
  *

@@ -7,6 +7,10 @@
  *
  * `trebuchet repro --target examples/libarchive/libarchive.yaml --function archive_write_fail --case 8`
  * ran it and saw: PASS, returned 32768, errno 0, error not reported.
+ * That breaks the library's documented promise:
+ *   answers a = NEW or FORMAT_SET or OPENED or AT_ENTRY or FAILED or
+ *   CLOSED with an error (archive_write_free(3) archive_write_fail():
+ *   always returns ARCHIVE_FATAL).
  * Built and run here, this program should end the same way:
  * it exits 0 after printing "archive_write_fail returned 32768, errno 0,
  * error not reported".

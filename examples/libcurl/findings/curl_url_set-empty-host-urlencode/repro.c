@@ -10,6 +10,10 @@
  *
  * `trebuchet repro --target examples/libcurl/libcurl.yaml --function curl_url_set --case 60888`
  * ran it and saw: ABORT, signal 11 (SIGSEGV).
+ * That breaks the library's documented promise:
+ *   returns on acceptable values (urlapi.h:130-136; curl_url_set(3),
+ *   DESCRIPTION and RETURN VALUE: returns a CURLUcode error value,
+ *   CURLUE_OK (0) if everything went fine; libcurl-errors(3), CURLUcode).
  * Built and run here, this program should end the same way:
  * it dies of signal 11 (SIGSEGV).
  *

@@ -7,6 +7,9 @@
  *
  * `trebuchet repro --target examples/libyaml/libyaml.yaml --function yaml_emitter_open --case 16`
  * ran it and saw: ABORT, signal 6 (SIGABRT).
+ * That breaks the library's documented promise:
+ *   returns on acceptable values (yaml.h:1924-1935: start a YAML stream;
+ *   returns 1 if the function succeeded, 0 on error).
  * Built and run here, this program should end the same way:
  * it dies of signal 6 (SIGABRT).
  *

@@ -9,6 +9,10 @@
  *
  * `trebuchet repro --target examples/zlib/zlib.yaml --function adler32 --case 1`
  * ran it and saw: ABORT, signal 11 (SIGSEGV).
+ * That breaks the library's documented promise:
+ *   accepts buf = NULL (zlib.h:1689-1707: update a running Adler-32
+ *   checksum with the bytes buf[0..len-1]; if buf is Z_NULL, this
+ *   function returns the required initial value for the checksum).
  * Built and run here, this program should end the same way:
  * it dies of signal 11 (SIGSEGV).
  *
