@@ -3,6 +3,7 @@ CLI (installed in the project's virtual environment) against real targets."""
 import functools
 import math
 import os
+import signal
 import re
 import select
 import sqlite3
@@ -43,8 +44,8 @@ PROGRESS = re.compile(rb"(\d+)/(\d+) cases")
 def start_run(db, *args):
     """A run in a session of its own, its progress line on a pipe."""
     return subprocess.Popen([str(TREBUCHET), "run", "--db", str(db), "--progress", *map(str, args)],
-                            start_new_session=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            start_new_session=True, preexec_fn=sigint_default,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def read_progress_until(proc, condition):
@@ -283,3 +284,10 @@ def chroot_launcher(tmp, proc=False):
                 "private", "sh", "-c", CHROOT, "chroot", str(top), str(ROOT),
                 "proc" if proc else "bare", "env", "-i", "PATH=/usr/bin:/bin", *argv]
     return launch
+
+
+def sigint_default():
+    """For a child a test sends Ctrl-C to: SIGINT as a terminal's process
+    has it.  A suite started in the background by a shell inherits SIGINT
+    ignored, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TREBUCHET, query, trebuchet
+from conftest import TREBUCHET, query, sigint_default, trebuchet
 
 from trebuchet.store.protection import ProtectionStore
 from trebuchet.study import protection_stats
@@ -97,7 +97,7 @@ def test_a_stopped_run_keeps_what_it_measured_unfinished(tmp_path, stop, code):
     db = tmp_path / "p.db"
     proc = subprocess.Popen([str(TREBUCHET), "bench", "protection", "--reps", "1000",
                              "--schemes", "none", "--benchmarks", "nullc", "--db", str(db)],
-                            start_new_session=True, stdout=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=sigint_default, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while _stored(db) < 1 and proc.poll() is None and time.monotonic() < deadline:

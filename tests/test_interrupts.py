@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TREBUCHET, query, read_progress_until, start_run, trebuchet
+from conftest import TREBUCHET, query, read_progress_until, sigint_default, start_run, trebuchet
 
 # glibc's __assert_fail: every case writes its message to stderr and aborts,
 # so each result is large (the stderr's end and a crash site)
@@ -88,7 +88,7 @@ def test_memcheck_stops_at_once_keeping_what_it_judged(passed, tmp_path, how, co
     db = tmp_path / "m.db"
     shutil.copy(passed, db)
     proc = subprocess.Popen([str(TREBUCHET), "memcheck", "--db", str(db), "--all", "--jobs", "2",
-                             "--quiet"], start_new_session=True, stdout=subprocess.PIPE,
+                             "--quiet"], start_new_session=True, preexec_fn=sigint_default, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while proc.poll() is None and query(db, "SELECT count(*) FROM memcheck")[0][0] == 0 \
@@ -160,7 +160,7 @@ def test_the_survey_stops_keeping_what_its_run_stored(tmp_path, how, code):
     db = tmp_path / "s.db"
     args = ["survey", "--examples", str(tmp_path / "examples"), "--db", str(db), "--out",
             str(tmp_path / "report")]
-    proc = subprocess.Popen([str(TREBUCHET), *args], start_new_session=True,
+    proc = subprocess.Popen([str(TREBUCHET), *args], start_new_session=True, preexec_fn=sigint_default,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(proc, db, "results")
     if how == "SIGINT":
@@ -180,7 +180,7 @@ def test_bench_io_stops_on_sigterm_with_143_removing_its_files(tmp_path):
     db = tmp_path / "bench.db"
     proc = subprocess.Popen([str(TREBUCHET), "bench", "io", "--size-mib", "512", "--repeat", "50",
                              "--benchmarks", "read", "--blocks", "757", "--db", str(db)],
-                            env=dict(os.environ, TMPDIR=str(tmp_path)), start_new_session=True,
+                            env=dict(os.environ, TMPDIR=str(tmp_path)), start_new_session=True, preexec_fn=sigint_default,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(proc, db, "bench_results", 3)
     proc.send_signal(signal.SIGTERM)
