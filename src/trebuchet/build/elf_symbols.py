@@ -2,9 +2,9 @@
 table with binutils' `nm -D` (what the plugin check reads too), and where a
 library named by file name or -l name lies."""
 import os
-import subprocess
 from pathlib import Path
 
+from trebuchet.harness import dynamic_symbols
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
 
@@ -15,16 +15,8 @@ _SYSTEM = ("/usr/local/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib", "/lib/x86_
 def defined(path, functions_only=False):
     """The names a shared object defines in its dynamic symbol table (its
     functions alone: type T, W or i)."""
-    out = subprocess.run(["nm", "-D", "--defined-only", str(path)], capture_output=True,
-                         text=True)
-    if out.returncode != 0:
-        raise TrebuchetError(f"nm cannot read its symbols: {out.stderr.strip()}", path)
-    names = set()
-    for line in out.stdout.splitlines():
-        fields = line.split()
-        if fields and (not functions_only or fields[-2] in ("T", "W", "i")):
-            names.add(fields[-1].split("@")[0])  # a versioned name: BZ2_bzRead@@...
-    return names
+    return {name for _, kind, name in dynamic_symbols.defined(path)
+            if not functions_only or kind in dynamic_symbols.FUNCTION_TYPES}
 
 
 def locate(name):

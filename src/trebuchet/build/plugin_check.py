@@ -91,12 +91,7 @@ def check_contract_values(spec, datatypes):
     target's own datatypes too (the base ones are checked as the spec is
     read): a misspelt name would be a promise no case ever holds."""
     for f in spec.functions:
-        params = {p.name: p for p in f.params}
-        named = [(p, value, p.where) for p in f.params for value in (*p.accepts, *p.undefined)]
-        for promise in f.contract.errors if f.contract else ():
-            named += [(params[name], value, f.returns_where)
-                      for name, values in promise.when if name in params for value in values]
-        for p, value, where in named:
+        for _, p, value, where in f.named_values():
             values = [v["name"] for v in datatypes.get(p.datatype, {}).get("values", ())]
             if values and value not in values:
                 raise TrebuchetError(f"{f.name}({p.name}): '{value}' is not a value of datatype"

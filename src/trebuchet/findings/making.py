@@ -100,14 +100,10 @@ def unheld_promises(db, spec):
         if f.name not in ran:
             continue
         index = {p.name: i for i, p in enumerate(f.params)}
-        promised = [(p, v, p.where, f"accepts {p.name} = {v}")
-                    for p in f.params for v in p.accepts]
-        promised += [(f.params[index[name]], v, f.returns_where,
-                      f"answers {name} = {v} with an error")
-                     for rule in (f.contract.errors if f.contract else ())
-                     for name, values in rule.when if name in index for v in values]
-        for p, value, (path, line), words in promised:
-            if (f.name, index[p.name], f"{p.datatype}:{value}") not in held:
+        for kind, p, value, (path, line) in f.named_values():
+            words = (f"accepts {p.name} = {value}" if kind == "accepts" else
+                     f"answers {p.name} = {value} with an error" if kind == "error" else None)
+            if words and (f.name, index[p.name], f"{p.datatype}:{value}") not in held:
                 notes.append(f"note: {Path(path).name}:{line}: {f.name} {words}: no case of"
                              f" this run holds it")
     more = len(notes) - UNHELD_SHOWN

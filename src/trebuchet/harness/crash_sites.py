@@ -15,6 +15,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from trebuchet.core.errors import TrebuchetError
+from trebuchet.harness import dynamic_symbols
+
 TOOL = "eu-addr2line"
 # Modules no finding is named by: the executor, the kernel's vDSO, a pc in no module.
 HARNESS_MODULES = ("trebuchet-exec", "linux-vdso.so.1", "[vdso]", "[unknown]")
@@ -72,27 +75,17 @@ def has_debug_info(module):
                                f"{build_id.group(2)}.debug").is_file()
 
 
-@functools.lru_cache(maxsize=None)
-def _exported_functions(module):
-    """[(offset, name)] of a module's exported functions, by offset (its
-    dynamic symbol table, which stripping keeps)."""
-    out = subprocess.run(["nm", "-D", "--defined-only", str(module)], capture_output=True,
-                         text=True)
-    found = []
-    for line in out.stdout.splitlines():
-        fields = line.split()
-        if len(fields) == 3 and fields[1] in ("T", "W", "i"):
-            found.append((int(fields[0], 16), fields[2].split("@")[0]))
-    return sorted(found)
-
-
 def nearest_export(module, offset):
     """A place inside a module no symbol covers, by the nearest exported
     function: "df_ratio+0x30" after it, else "df_length-0x4d" before the
     first; None when the module exports none.  A rebuild of the same code
     keeps it, and one static function reached from several callers is
     named alike from each."""
-    functions = _exported_functions(module)
+    try:
+        functions = [(start, name) for start, kind, name in dynamic_symbols.defined(module)
+                     if kind in dynamic_symbols.FUNCTION_TYPES]
+    except TrebuchetError:
+        return None  # not here to read
     before = [(start, name) for start, name in functions if start <= offset]
     if before:
         start, name = before[-1]

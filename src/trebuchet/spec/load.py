@@ -106,6 +106,19 @@ class Function:
     contract: Optional[Contract] = None  # its own, before the target's is added (Spec.contract_of)
     returns_where: tuple = field(default=(None, None), compare=False)  # (spec file, line)
 
+    def named_values(self):
+        """(kind, Param, VALUE, (spec file, line)) of each value the contract
+        names: kind "accepts", "undefined" or "error" (a promised error's
+        `when`), at its parameter's line or, for an error, the function's."""
+        named = [(kind, p, v, p.where) for p in self.params
+                 for kind, values in (("accepts", p.accepts), ("undefined", p.undefined))
+                 for v in values]
+        params = {p.name: p for p in self.params}
+        named += [("error", params[name], v, self.returns_where)
+                  for rule in (self.contract.errors if self.contract else ())
+                  for name, values in rule.when if name in params for v in values]
+        return named
+
     @property
     def signature(self):
         args = ", ".join(declaration(p.ctype, p.name) for p in self.params)
