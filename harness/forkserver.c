@@ -115,11 +115,25 @@ static uint64_t next_nonce(struct server *s)
 
 /* The executor's stderr, kept above the descriptors the sandbox replaces. */
 static int server_stderr = 2;
+static int under_valgrind;
 
 static void die(const char *what)
 {
 	dprintf(server_stderr, "trebuchet-exec: fork server: %s: %s\n", what, strerror(errno));
 	_exit(3);
+}
+
+/* In a test process under Valgrind: the mappings fork() did not pass on
+ * (MADV_DONTFORK: the server's state, the slots' start times) unmapped,
+ * which Valgrind then knows they are.  It does not follow madvise, and at
+ * the process's end its leak scan, which XML output makes it run, read
+ * each word of them and caught a fault on each: 200,000 faults, 0.8 s of
+ * every case. */
+static void forget_unforked(struct server *s, const struct tb_server_config *cfg)
+{
+	munmap(s, sizeof(*s));
+	if (cfg->slot_started)
+		munmap((void *)cfg->slot_started, (size_t)getpagesize());
 }
 
 static void launch(struct server *s, struct slot *slot)
@@ -146,9 +160,12 @@ static void launch(struct server *s, struct slot *slot)
 	pid = fork();
 	if (pid < 0)
 		die("fork");
-	if (pid == 0)
+	if (pid == 0) {
+		if (under_valgrind)
+			forget_unforked(s, cfg);
 		tb_case_run(&cfg->sandbox, &cfg->target->functions[req.fn], req.case_index,
 			    record, dir, err_fd, cfg->sandbox.cpu_seconds * (rlim_t)look);
+	}
 	/* no setpgid(pid, pid) here: until the child has made its group, the
 	 * watchdog's kill(pid) still reaches it */
 	slot->pid = pid;
@@ -253,6 +270,7 @@ static void finish(struct server *s, struct slot *slot, int status, const struct
 	res->second_look = slot->req.second_look;
 	res->duration_us = now - slot->start_us;
 	res->cpu_us = obs.cpu_us;
+	res->pid = slot->pid;
 	/* anything the test left running in its group goes with it */
 	kill(-slot->pid, SIGKILL);
 	take_stderr(slot, res);
@@ -610,6 +628,7 @@ static void become_server(const struct tb_server_config *cfg, int request_fd,
 	if (cfg->slot_started)  /* the mapping's start: one page holds 256 slots */
 		madvise((void *)cfg->slot_started, (size_t)getpagesize(), MADV_DONTFORK);
 	server_stderr = fcntl(2, F_DUPFD_CLOEXEC, 10);
+	under_valgrind = tb_world_under_valgrind();
 	if (server_stderr < 0 || tb_sandbox_inherited(&cfg->sandbox))
 		die("applying the sandbox");
 	if (tb_channel_set(records, cfg->jobs, TB_SERVER_MAX_JOBS))

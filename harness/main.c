@@ -336,7 +336,8 @@ static int single_cases(const struct tb_options *o, const struct tb_target *t,
 		}
 	}
 	say_unsandboxed(pool, as_nobody);
-	rc = tb_repro(t, pool, cases, n, !o->no_second_look, stdout) ? TB_EXIT_HARNESS : TB_EXIT_OK;
+	rc = tb_repro(t, pool, cases, n, !o->no_second_look, o->streamed, stdout)
+	     ? TB_EXIT_HARNESS : TB_EXIT_OK;
 	if (cases != &one)
 		free(cases);
 	return rc;

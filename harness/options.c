@@ -22,7 +22,7 @@ static const char usage[] =
 	"       [--pins 'FUNCTION.PARAM#POSITION=DATATYPE:VALUE,... ...' | --listed FILE]\n"
 	"       | --list-datatypes [--plugin PATH]\n"
 	"       | --list --plugin PATH | --plugin PATH --functions F --case N\n"
-	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\")\n";
+	"       | --plugin PATH --cases FILE (lines \"FUNCTION INDEX\") [--stream]\n";
 
 /* One line, as every input error: the usage is for --help. */
 static void usage_error(const char *what, const char *arg)
@@ -96,6 +96,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		{ "no-second-look", no_argument, NULL, 'R' },
 		{ "case", required_argument, NULL, 'C' },
 		{ "cases", required_argument, NULL, 'F' },
+		{ "stream", no_argument, NULL, 'W' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-datatypes", no_argument, NULL, 'L' },
 		{ "dictionary", required_argument, NULL, 'D' },
@@ -146,6 +147,7 @@ void tb_options_parse(int argc, char **argv, struct tb_options *o)
 		case 'R': o->no_second_look = 1; break;
 		case 'C': o->single = 1; o->case_index = number(optarg, "--case"); break;
 		case 'F': o->single = 1; o->cases_file = optarg; break;
+		case 'W': o->streamed = 1; break;
 		case 'l': o->list = 1; break;
 		case 'L': o->list_datatypes = 1; break;
 		case 'D': o->dictionary = optarg; break;

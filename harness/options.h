@@ -31,6 +31,7 @@ struct tb_options {
 				 * cases listed in cases_file; no store */
 	uint64_t case_index;
 	const char *cases_file; /* lines "FUNCTION INDEX" */
+	int streamed;           /* --stream: each case's result printed as it ends */
 	const char *dictionary; /* ours or ballista (dictionary.h) */
 	const char *pins;       /* --pins: the runs.pins text (pins.h), NULL = none */
 	const char *listed;     /* --listed FILE: run exactly its "FUNCTION INDEX" lines */

@@ -71,6 +71,8 @@ struct tb_result {
 	uint32_t site_len;       /* bytes of site: ABORT and RESTART only, when the handler left one */
 	int32_t setup_errno;     /* SETUP: errno when its value's setup failed */
 	uint32_t reason_len;     /* SETUP: bytes of setup_reason, less its NUL */
+	int32_t pid;             /* the test process, as the fork server's PID namespace
+				  * numbers it: memcheck finds its report by it */
 	char stderr_tail[TB_STDERR_TAIL];  /* the last bytes it wrote to stderr */
 	struct tb_site site;
 	char setup_reason[TB_SETUP_REASON];  /* SETUP: why, in the setup's words */

@@ -83,8 +83,10 @@ static void print_result(const struct tb_target *t, const struct tb_result *r,
 		fprintf(out, ", \"second_look_cpu_us\": %lld", (long long)r->cpu_us);
 	else
 		fputs(", \"second_look_cpu_us\": null", out);
-	/* the level the case ran at: a run under a tool (memcheck) says it */
-	fprintf(out, ", \"sandbox\": \"%s\"}\n", tb_isolation_name(sandbox));
+	/* the level the case ran at, and its test process: a run under a tool
+	 * (memcheck) says it, and finds the tool's report of the process */
+	fprintf(out, ", \"sandbox\": \"%s\", \"pid\": %d}\n", tb_isolation_name(sandbox),
+		r->pid);
 }
 
 /* The case of r, stopped by the watchdog, run again alone (forkserver.h,
@@ -103,7 +105,8 @@ static int look_again(struct tb_server_pool *pool, struct tb_result *r)
 }
 
 int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
-	     const struct tb_repro_case *cases, size_t n, int second_look, FILE *out)
+	     const struct tb_repro_case *cases, size_t n, int second_look, int streamed,
+	     FILE *out)
 {
 	/* results arrive in any order; kept by position to print in order */
 	struct tb_result *results = calloc(n ? n : 1, sizeof(*results));
@@ -127,15 +130,27 @@ int tb_repro(const struct tb_target *t, struct tb_server_pool *pool,
 		k = tb_pool_receive(pool, got, 64, -1);
 		if (k < 0)
 			goto out;
-		for (int i = 0; i < k; i++)
+		for (int i = 0; i < k; i++) {
 			results[got[i].tag] = got[i];
+			/* streamed: out as soon as it is final, its test process gone */
+			if (streamed && !(second_look && tb_wants_second_look(&got[i]))) {
+				print_result(t, &got[i], pool->isolation, out);
+				fflush(out);
+			}
+		}
 		received += (size_t)k;
 	}
-	for (received = 0; received < n; received++)
-		if (second_look && tb_wants_second_look(&results[received]) &&
-		    look_again(pool, &results[received]))
+	for (received = 0; received < n; received++) {
+		int again = second_look && tb_wants_second_look(&results[received]);
+
+		if (again && look_again(pool, &results[received]))
 			goto out;
-	for (received = 0; received < n; received++)
+		if (again && streamed) {
+			print_result(t, &results[received], pool->isolation, out);
+			fflush(out);
+		}
+	}
+	for (received = 0; !streamed && received < n; received++)
 		print_result(t, &results[received], pool->isolation, out);
 	rc = 0;
 out:

@@ -522,6 +522,13 @@ void tb_world_memory(void)
 	same_stack();
 }
 
+int tb_world_under_valgrind(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "/vgpreload_");
+}
+
 int tb_world_user(const char *name, uid_t *uid, gid_t *gid)
 {
 	struct { int found; uid_t uid; gid_t gid; } ids = { 0 };

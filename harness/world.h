@@ -54,4 +54,8 @@ void tb_world_server(void);
  * (world.c). */
 void tb_world_memory(void);
 
+/* Whether the executor runs under Valgrind (memcheck): its preload is in
+ * the environment Valgrind gives each program it starts. */
+int tb_world_under_valgrind(void);
+
 #endif

@@ -80,15 +80,36 @@ def test_it_resumes_and_a_second_pass_of_the_same_sample_finds_the_same(checked,
     db, out = checked
     again = trebuchet("memcheck", "--db", db, "--sample", "3").stdout
     assert "(0 cases checked now" in again
-    # two functions' cases checked afresh, a corrupt one's and a clean one's
-    # (a Valgrind a case: the whole sample again would take as long as the
-    # fixture): the same cases, the same verdicts
+    # the whole sample checked afresh: the same cases, the same verdicts
     copy = tmp_path / "again.db"
     shutil.copy(db, copy)
     with sqlite3.connect(copy) as conn:
-        conn.execute("DELETE FROM memcheck WHERE function IN ('lt_overflow', 'lt_clean')")
+        conn.execute("DELETE FROM memcheck")
     trebuchet("memcheck", "--db", copy, "--sample", "3", "--quiet")
     assert [r[:5] for r in rows(copy)] == [r[:5] for r in rows(db)]
+
+
+def test_a_case_checked_among_others_is_judged_as_under_a_valgrind_of_its_own(checked):
+    """memcheck runs a batch of cases under one Valgrind, each test process
+    forked under it; `repro --memcheck` and the gate's reruns run one case
+    under a Valgrind of its own.  The first case of each function, both
+    ways: the same verdict, kind, text and stack."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from trebuchet.build import plugins
+    from trebuchet.memcheck import valgrind
+    from trebuchet.spec import load as specs
+
+    db, _ = checked
+    firsts = query(db, "SELECT function, min(case_index) FROM memcheck GROUP BY function")
+    plugin = plugins.build_plugin(specs.load(LATENT), quiet=True)
+    with ThreadPoolExecutor(2) as pool:
+        alone = list(pool.map(lambda fc: valgrind.check_case(plugin, *fc, None, 30), firsts))
+    batched = {(r[0], r[1]): r[2:] for r in rows(db)}
+    assert len(alone) == 7
+    for c in alone:
+        assert (int(c.corrupt), c.outcome, c.kind, c.what, c.frames) == \
+            batched[(c.function, c.case)], c.function
 
 
 def test_an_unknown_target_or_function_is_one_line(checked):

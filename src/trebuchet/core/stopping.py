@@ -13,6 +13,7 @@ ends them on a stop instead of waiting for them, so the stop takes effect
 at once."""
 import signal
 import subprocess
+import tempfile
 import threading
 from contextlib import contextmanager
 
@@ -86,6 +87,35 @@ class Processes:
                 process.communicate()
                 raise
         return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
+    def run_lines(self, argv, each_line, timeout=None, **popen):
+        """run(), but each line of the process's output goes to
+        each_line(line, pid) as it is written, and is not kept; a timeout
+        kills it and raises subprocess.TimeoutExpired."""
+        with tempfile.TemporaryFile("w+") as err:
+            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True,
+                                       **popen)
+            expired = threading.Event()
+            timer = threading.Timer(timeout, lambda: (expired.set(), process.kill())) \
+                if timeout else None
+            with passed_on(process), self._held(process):
+                try:
+                    if timer:
+                        timer.start()
+                    for line in process.stdout:
+                        each_line(line, process.pid)
+                    process.wait()
+                except BaseException:  # as run(): nothing is left running
+                    process.kill()
+                    process.wait()
+                    raise
+                finally:
+                    if timer:
+                        timer.cancel()
+            if expired.is_set():
+                raise subprocess.TimeoutExpired(argv, timeout)
+            err.seek(0)
+            return subprocess.CompletedProcess(argv, process.returncode, None, err.read())
 
     def end(self):
         """Kills them, and from now on each as it starts."""

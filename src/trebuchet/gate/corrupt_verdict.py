@@ -17,16 +17,14 @@ Corrupt case of the gated run is
 - of a known defect when the baseline lists another case with its defect:
   reported, not counted, as a known finding's new cases are;
 - else a case of a new defect.  Each new defect's first case runs under
-  memcheck again, --confirm times (memcheck costs about a second a case,
-  so one case, not every one): confirmed when a rerun is Corrupt with the
+  memcheck again, --confirm times (each rerun a test process of its own
+  under one Valgrind; one case, not every one, as for a new crash): confirmed when a rerun is Corrupt with the
   same kind again (the flaky rule, gate/verdict.py), and then the gate fails.
 A case the baseline lists as Corrupt that memcheck judged clean now is
 fixed (--fail-on-fixed counts it, as it does a fixed crash)."""
 import collections
-import concurrent.futures
 import contextlib
 import hashlib
-import os
 from dataclasses import dataclass, field
 
 from trebuchet.gate import places
@@ -120,7 +118,8 @@ def _checked_cases(db, run, functions):
 
 def _rerun(defects, spec_of, result):
     """Runs each new defect's first case under memcheck again, result.confirm
-    times, in parallel as `trebuchet memcheck` does."""
+    times, under one Valgrind as `trebuchet memcheck` runs its cases: each
+    rerun a test process of its own."""
     if not defects or not result.confirm:
         return
     from trebuchet.build import plugins as build
@@ -128,12 +127,12 @@ def _rerun(defects, spec_of, result):
     plugin = build.build_plugin(spec_of(), quiet=True)
     timeout_s = memcheck.timeout_under_memcheck(result.info.timeout_ms)
     dictionary = result.baseline.run["dictionary"]
-    jobs = [d for d in defects for _ in range(result.confirm)]
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
-        checked = pool.map(lambda d: memcheck.check_case(
-            plugin, d.representative.function, d.representative.case, dictionary, timeout_s),
-            jobs)
-        for defect, again in zip(jobs, checked):
+    of_case = collections.defaultdict(list)
+    for d in defects:
+        of_case[(d.representative.function, d.representative.case)].append(d)
+    for again in memcheck.check_cases(plugin, list(of_case) * result.confirm, dictionary,
+                                      timeout_s):
+        for defect in of_case[(again.function, again.case)]:
             defect.reruns.append(again)
 
 

@@ -1,6 +1,9 @@
 """`trebuchet memcheck`: a run's PASS cases run again under Valgrind's
-memcheck, each in an executor of its own, so that a call that returned but
-read or wrote memory it must not is seen: CORRUPT.
+memcheck, so that a call that returned but read or wrote memory it must not
+is seen: CORRUPT.  Valgrind runs the executor, which forks each case's test
+process under it as in a plain run: Valgrind starts once for a batch of
+cases (check_cases), and a case's errors are told apart by its test
+process's pid, which names its report.
 
 Which errors count, and why the rest are left out:
 - kinds: an invalid read or write, a jump to an invalid address, an
@@ -32,11 +35,12 @@ import collections
 import concurrent.futures
 import json
 import os
+import queue
 import random
+import re
 import shutil
 import sqlite3
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +71,8 @@ KINDS = {
 SLOWER = 30
 VALGRIND = ["valgrind", "--tool=memcheck", "--trace-children=yes", "--child-silent-after-fork=no",
             "--vgdb=no", "--num-callers=30", "--leak-check=no", "--error-limit=no"]
+# cases one Valgrind runs at most (_batches)
+BATCH = 50
 # PASS cases checked per function unless --sample or --all says otherwise
 DEFAULT_SAMPLE = 20
 
@@ -109,48 +115,84 @@ def cases_to_check(conn, run, functions, sample, seed):
     return chosen
 
 
-def command(plugin, function, case, dictionary, timeout_s, folder):
-    """(argv, environment) of one case's executor under memcheck, in a
-    folder of its own: the executor makes its scratch directory there
-    (TMPDIR), and Valgrind writes each process's report into
-    folder/reports, shared with test processes (TREBUCHET_SHARE) since the
-    sandbox leaves that alone writable, at its own path, beside their
-    scratch directory; one fork server (--jobs 1), since Valgrind names a
-    report by the pid, and every server's processes count from 1 in a PID
-    namespace of its own."""
+def command(plugin, listed, dictionary, timeout_s, folder):
+    """(argv, environment) of an executor under memcheck that runs the
+    cases listed in the file listed, in a folder of its own: the executor
+    makes its scratch directory there (TMPDIR), and Valgrind writes each
+    process's report into folder/reports, shared with test processes
+    (TREBUCHET_SHARE) since the sandbox leaves that alone writable, at its
+    own path, beside their scratch directory.  One fork server (--jobs 1):
+    Valgrind names a report by the pid, and every server's processes count
+    from 1 in a PID namespace of its own.  --stream: each case's result
+    line comes as its test process ends, its report whole."""
     reports = Path(folder) / "reports"
     argv = VALGRIND + ["--xml=yes", f"--xml-file={reports}/%p.xml", executor._exec_path(),
-                       "--plugin", str(plugin), "--functions", function, "--case", str(case),
+                       "--plugin", str(plugin), "--cases", str(listed), "--stream",
                        "--timeout", str(timeout_s), "--jobs", "1"]
     argv += ["--dictionary", dictionary] if dictionary else []
     return argv, dict(os.environ, TMPDIR=str(folder), TREBUCHET_SHARE=str(reports))
 
 
-def check_case(plugin, function, case, dictionary, timeout_s, processes=None):
-    """Runs one case under memcheck, its Valgrind one of processes
-    (stopping.Processes, which a stop may end); Checked."""
+def _need_valgrind():
     if shutil.which(VALGRIND[0]) is None:
         raise TrebuchetError("valgrind is not installed: `apt-get install valgrind` (a gate"
                              " against a baseline that lists memchecked cases needs it too,"
                              " unless --no-memcheck)")
-    started = time.monotonic()
-    # the scratch directory in a folder of this case's own: an executor
+
+
+def check_case(plugin, function, case, dictionary, timeout_s, processes=None):
+    """Runs one case under a Valgrind of its own, one of processes
+    (stopping.Processes, which a stop may end); Checked."""
+    return check_cases(plugin, [(function, case)], dictionary, timeout_s, processes)[0]
+
+
+def check_cases(plugin, cases, dictionary, timeout_s, processes=None, each=None):
+    """Runs cases [(function, case)] under one Valgrind, one of processes:
+    its start, about a second, is paid once for them all, and each test
+    process, forked under it, pays only for its own call.  each(Checked)
+    is told of each case as it ends; [Checked], in the order they ended."""
+    _need_valgrind()
+    checked, again = [], []
+    # the scratch directory in a folder of this batch's own: an executor
     # sweeps the scratch left by dead ones, and one under valgrind, whose
     # process is named memcheck-amd64-linux, looks dead to the others
     with tempfile.TemporaryDirectory(prefix="trebuchet-memcheck-") as tmp:
-        argv, env = command(plugin, function, case, dictionary, timeout_s, tmp)
-        (Path(tmp) / "reports").mkdir()
-        done = (processes or stopping.Processes()).run(argv, timeout=timeout_s * 2 + 120,
-                                                        env=env)
-        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-        if done.returncode != 0 or len(lines) != 1:
-            raise TrebuchetError(f"memcheck of {function} case {case} failed: "
-                                 f"{(done.stderr.strip().splitlines() or ['no output'])[-1]}")
-        result = json.loads(lines[0])
-        first = _first_error(Path(tmp) / "reports", function)
-    seconds = time.monotonic() - started
-    return Checked(function, case, result["outcome"], *(first or ()), seconds=seconds,
-                   sandbox=result["sandbox"], refused=_refused(done.stderr))
+        listed = Path(tmp) / "cases"
+        listed.write_text("".join(f"{function} {case}\n" for function, case in cases))
+        argv, env = command(plugin, listed, dictionary, timeout_s, tmp)
+        reports = _Reports(Path(tmp) / "reports")
+        reports.folder.mkdir()
+
+        def ended(line, valgrind_pid):
+            if not line.startswith("{"):
+                return
+            result = json.loads(line)
+            if result["pid"] == valgrind_pid:
+                # the test process was given, in its PID namespace, the
+                # number the executor has outside it: both wrote one report
+                again.append((result["function"], result["case"]))
+                return
+            c = Checked(result["function"], result["case"], result["outcome"],
+                        *(reports.first_error(result["pid"], result["function"]) or ()),
+                        seconds=result["duration_us"] / 1e6, sandbox=result["sandbox"])
+            checked.append(c)
+            if each:
+                each(c)
+
+        # a case's watchdog is timeout_s; the whole of them, twice over
+        done = (processes or stopping.Processes()).run_lines(
+            argv, ended, timeout=timeout_s * 2 * len(cases) + 120, env=env)
+        if done.returncode != 0 or len(checked) + len(again) != len(cases):
+            raise TrebuchetError(f"memcheck of {cases[0][0]} case {cases[0][1]}"
+                                 + (f" and {plural(len(cases) - 1, 'more case')}"
+                                    if len(cases) > 1 else "") + " failed: "
+                                 + (done.stderr.strip().splitlines() or ["no output"])[-1])
+        for c in checked:  # the executor says it once, before any case
+            c.refused = _refused(done.stderr)
+    for function, case in again:
+        checked += check_cases(plugin, [(function, case)], dictionary, timeout_s, processes,
+                               each)
+    return checked
 
 
 def _refused(stderr):
@@ -159,29 +201,61 @@ def _refused(stderr):
                  if line.startswith("trebuchet-exec: no sandbox: ")), None)
 
 
-def _first_error(folder, function):
-    """(kind, what, frames) of the first counted error in any process's
+class _Reports:
+    """The reports Valgrind writes into folder, one a process, named by its
+    pid.  A case's are its test process's and those of the processes the
+    call forked (a report names its parent: ppid), read when the test
+    process has ended."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.parent = {}   # pid: ppid, of every report seen so far
+
+    def first_error(self, pid, function):
+        """(kind, what, frames) of the first counted error in the reports of
+        test process pid and its descendants, or None."""
+        for report in self._of(pid):
+            first = _first_error(report, function)
+            if first:
+                return first
+        return None
+
+    def _of(self, pid):
+        for path in self.folder.glob("*.xml"):
+            child = int(path.stem)
+            if child not in self.parent:
+                found = re.search(r"<ppid>(\d+)</ppid>", path.read_text(errors="replace")[:4096])
+                self.parent[child] = int(found.group(1)) if found else None
+        family, grew = {pid}, True
+        while grew:
+            more = {child for child, parent in self.parent.items() if parent in family}
+            grew = not more <= family
+            family |= more
+        return [self.folder / f"{p}.xml" for p in sorted(family)]
+
+
+def _first_error(report, function):
+    """(kind, what, frames) of the first counted error in one process's
     report, or None."""
     shim = f"call_{function}"
-    for report in sorted(folder.glob("*.xml")):
-        try:
-            root = ET.parse(report).getroot()
-        except ET.ParseError:
-            continue  # a process that ended before its report was closed: the executor's own
-        for error in root.iter("error"):
-            kind = error.findtext("kind")
-            stack = error.find("stack")
-            if kind not in KINDS or stack is None:
-                continue
-            frames = [(f.findtext("fn") or "?", f.findtext("obj") or "?", _source(f),
-                       f.findtext("line")) for f in stack.findall("frame")]
-            at = next((i for i, f in enumerate(frames) if f[0] == shim), None)
-            if at is None or any(f[1] == str(paths.EXEC) for f in frames[:at]):
-                continue
-            what = error.findtext("what") or error.findtext("xwhat/text") or ""
-            aux = error.findtext("auxwhat") or error.findtext("xauxwhat/text")
-            return kind, what + (f"; {aux}" if aux else ""), "\n".join(_frame_text(f)
-                                                                       for f in frames[:at + 1])
+    try:
+        root = ET.parse(report).getroot()
+    except (ET.ParseError, OSError):
+        return None  # a process killed before its report was closed, or none
+    for error in root.iter("error"):
+        kind = error.findtext("kind")
+        stack = error.find("stack")
+        if kind not in KINDS or stack is None:
+            continue
+        frames = [(f.findtext("fn") or "?", f.findtext("obj") or "?", _source(f),
+                   f.findtext("line")) for f in stack.findall("frame")]
+        at = next((i for i, f in enumerate(frames) if f[0] == shim), None)
+        if at is None or any(f[1] == str(paths.EXEC) for f in frames[:at]):
+            continue
+        what = error.findtext("what") or error.findtext("xwhat/text") or ""
+        aux = error.findtext("auxwhat") or error.findtext("xauxwhat/text")
+        return kind, what + (f"; {aux}" if aux else ""), "\n".join(_frame_text(f)
+                                                                   for f in frames[:at + 1])
     return None
 
 
@@ -226,25 +300,36 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
     timeout_s = timeout_under_memcheck(info.timeout_ms)
     lock = store.writer_lock(db)
     writer = sqlite3.connect(db)
+    ended = queue.Queue()  # Checked as each case ends, or a batch's exception
     try:
-        pool = concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count())
+        batches = _batches(chosen, jobs or os.cpu_count())
+        pool = concurrent.futures.ThreadPoolExecutor(min(jobs or os.cpu_count(), len(batches)))
         valgrinds = stopping.Processes()
-        futures = [pool.submit(check_case, plugin, f, c, info.dictionary, timeout_s,
-                               valgrinds) for f, c in chosen]
+
+        def check(batch):
+            try:
+                check_cases(plugin, batch, info.dictionary, timeout_s, valgrinds, ended.put)
+            except BaseException as e:  # noqa: B036 (told to the thread that stores)
+                ended.put(e)
+
+        for batch in batches:
+            pool.submit(check, batch)
         checked = []
         try:
-            for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
-                c = future.result()
+            while len(checked) < len(chosen):
+                c = ended.get()
+                if isinstance(c, BaseException):
+                    raise c
                 checked.append(c)
                 memcheck_table.add(writer, run_id, c.function, c.case, c.corrupt, c.outcome,
                                    c.kind, c.what, c.frames, round(c.seconds, 3))
                 if progress:
-                    progress(n, len(chosen))
-        except KeyboardInterrupt:
-            # Ctrl-C or SIGTERM (core/stopping.py): no queued case starts a
-            # Valgrind of its own, and those running are ended, not waited
-            # for (a case under Valgrind takes seconds); their cases were
-            # not judged and are checked next time
+                    progress(len(checked), len(chosen))
+        except BaseException:
+            # Ctrl-C or SIGTERM (core/stopping.py), or a batch that failed:
+            # no queued batch starts a Valgrind of its own, and those running
+            # are ended, not waited for; their cases not yet stored were not
+            # judged and are checked next time
             valgrinds.end()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
@@ -254,6 +339,17 @@ def run(db, run_id, spec, functions=None, sample=DEFAULT_SAMPLE, seed=1, jobs=No
         writer.close()
         os.close(lock)
     return checked
+
+
+def _batches(chosen, jobs):
+    """chosen cut into runs of consecutive cases, one Valgrind each: at
+    least one a job, so that every core works, and at most BATCH cases in
+    each, so that a stop loses little and the PID namespace's numbers stay
+    low (check_cases: where one is the executor's own, the case runs
+    again)."""
+    n = max(min(jobs, len(chosen)), -(-len(chosen) // BATCH))
+    size = -(-len(chosen) // n)
+    return [chosen[i:i + size] for i in range(0, len(chosen), size)]
 
 
 def sandbox_text(checked, run_level):

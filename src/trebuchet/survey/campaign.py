@@ -33,7 +33,8 @@ from trebuchet.core.exitcodes import Exit
 from trebuchet.core import stopping
 
 # PASS cases memcheck checks per function: 3 over ten libraries of 20 to 40
-# functions is about 900 cases, some 12 minutes on 2 cores at 1.5 s a case
+# functions is about 900 cases, under a minute on 2 cores at 0.04 s a case
+# (docs/memcheck.md); docs/survey.md's figures were made with 3
 DEFAULT_SAMPLE = 3
 DEFAULT_BUDGET = 3 * 3600  # seconds: the campaigns at their default cap, with room
 
