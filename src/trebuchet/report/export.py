@@ -15,7 +15,7 @@ from trebuchet.report import judges
 
 FIELDS = ["run", "target", "function", "case", "values", "outcome", "signal", "exit_status",
           "errno", "ret", "error_reported", "setup_param", "setup_errno", "setup_reason",
-          "duration_us", "cleanup_failed", "stderr", "crash_signal", "fault_addr", "frames",
+          "duration_us", "second_look_cpu_us", "cleanup_failed", "stderr", "crash_signal", "fault_addr", "frames",
           "finding", "finding_fingerprint", "finding_title", "run_pins", "corrupt", "corrupt_kind",
           "silent", "hindering"]
 

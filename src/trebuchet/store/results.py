@@ -113,7 +113,7 @@ _RECORD_SQL = """
 SELECT r.run_id AS run, runs.target, r.function, r.case_index AS "case",
        r.value_names AS "values", r.outcome, r.signal, r.exit_status, r.errno, r.ret,
        r.error_reported, r.setup_param, r.setup_errno, r.setup_reason, r.duration_us,
-       r.cleanup_failed, r.stderr, c.signal AS crash_signal, c.fault_addr, c.frames,
+       r.second_look_cpu_us, r.cleanup_failed, r.stderr, c.signal AS crash_signal, c.fault_addr, c.frames,
        f.id AS finding, f.fingerprint AS finding_fingerprint, f.title AS finding_title,
        runs.pins AS run_pins, m.corrupt, m.kind AS corrupt_kind, m.outcome AS memcheck_outcome,
        fn.unsigned_return
