@@ -100,6 +100,7 @@ def _named(module, offset):
     return (frame.file, frame.line, frame.function) if frame.place else (None, None, frame.function)
 
 
+@functools.lru_cache(maxsize=None)
 def is_runtime(module_name):
     return module_name.startswith(RUNTIMES)
 

@@ -240,14 +240,16 @@ def as_called(frames, function):
     pc when an in-line macro crashed in it; the place stays where it is
     the macro's own source, not the generated file."""
     shims = {prefix + function for prefix in SHIM_PREFIXES}
-    out = []
-    for f in frames:
-        if f.function in shims:
-            generated = f.file and Path(f.file).parent == Path(f.module).parent
-            f = symbolize.Frame(f.module, f.offset, function, None if generated else f.file,
-                                None if generated else f.line, called=True)
-        out.append(f)
-    return out
+    return [_called(f, function) if f.function in shims else f for f in frames]
+
+
+@functools.lru_cache(maxsize=4096)
+def _called(shim, function):
+    """The shim's frame as the function it calls (as_called): made once
+    for the many cases that crash at one site."""
+    generated = shim.file and Path(shim.file).parent == Path(shim.module).parent
+    return symbolize.Frame(shim.module, shim.offset, function, None if generated else shim.file,
+                           None if generated else shim.line, called=True)
 
 
 def _unnamed(frame, outer):
@@ -497,4 +499,8 @@ class _Modules(frozenset):
     """File names of modules; libm.so also holds libm.so.6."""
 
     def __contains__(self, name):
-        return any(name == m or name.startswith(m + ".") for m in self)
+        # asked of each frame of each failing case: the answers kept
+        known = self.__dict__.setdefault("known", {})
+        if name not in known:
+            known[name] = any(name == m or name.startswith(m + ".") for m in self)
+        return known[name]

@@ -35,8 +35,8 @@ class Frame:
     line: int = None
     called: bool = False   # trebuchet's call shim, standing for the function it called
 
-    @property
-    def module_name(self):
+    @functools.cached_property
+    def module_name(self):  # asked for often: symbolize() shares a Frame among cases
         return os.path.basename(self.module)
 
     @property
@@ -154,18 +154,24 @@ def symbolize(sites):
     """Frame objects for each site's frame lines (a list of lists of
     "MODULE+0xOFFSET"), in the same shape."""
     wanted = {}
-    for frames in sites:
-        for depth, text in enumerate(frames):
-            module, offset = parse(text)
-            wanted.setdefault(module, set()).add(offset - (depth > 0))
+    for text, inner in {(text, depth > 0) for frames in sites
+                        for depth, text in enumerate(frames)}:
+        module, offset = parse(text)
+        wanted.setdefault(module, set()).add(offset - inner)
     names = {module: _lookup(module, offsets) for module, offsets in wanted.items()}
+    # a frame seen in many cases (a third of a campaign may die at one
+    # site) is one Frame, made once: Frames are never changed
+    made = {}
     result = []
     for frames in sites:
         row = []
         for depth, text in enumerate(frames):
-            module, offset = parse(text)
-            function, file, line = names[module].get(offset - (depth > 0), (None, None, None))
-            row.append(Frame(module, offset, function, file, line))
+            frame = made.get((text, depth > 0))
+            if frame is None:
+                module, offset = parse(text)
+                frame = made[text, depth > 0] = Frame(
+                    module, offset, *names[module].get(offset - (depth > 0), (None, None, None)))
+            row.append(frame)
         result.append(row)
     return result
 
@@ -184,6 +190,7 @@ _ALLOCATOR_ENTRY = {"__libc_free": "free", "cfree": "free", "__libc_malloc": "ma
                     "__libc_calloc": "calloc", "__libc_realloc": "realloc"}
 
 
+@functools.lru_cache(maxsize=None)
 def canonical(function):
     """The name a finding's signature uses for a function."""
     name = _CLONE.sub("", function)
