@@ -13,7 +13,7 @@ from pathlib import Path
 from trebuchet.core.readable import plural
 
 from trebuchet.init import header as draft_header, infer as draft_infer, render as draft_render, update as draft_update, values_c as draft_values_c
-from trebuchet.build import elf_symbols
+from trebuchet.build import api_coverage, elf_symbols
 from trebuchet.core.errors import TrebuchetError
 
 # folders the compiler searches for <...>: a header there is included by its name below them
@@ -77,7 +77,23 @@ def run(headers, library, out_dir=".", prefix="", target=None, update=False):
     if d.handles or d.spans:
         (out_dir / values_file).write_text(
             draft_values_c.values_text(d, target, [i for i, _, _ in included]))
-    return _summary(d, written, spec_path if stem != target else None)
+    return _summary(d, written, spec_path if stem != target else None) + \
+        _undeclared(exported, header, prefix)
+
+
+def _undeclared(exported, header, prefix):
+    """The line on what the library exports that the headers read do not
+    declare: no draft tests it (build/api_coverage.py says the same of a
+    spec, in the report)."""
+    declared = {f.name for f in header.functions}
+    outside = sorted(name for name in exported - declared if name.startswith(prefix))
+    if not outside:
+        return [f"every function the library exports"
+                f"{' with prefix ' + prefix if prefix else ''} is declared in the headers read"]
+    return [f"{plural(len(outside), 'exported function')}"
+            f"{' with prefix ' + prefix if prefix else ''} declared in none of the headers read,"
+            f" not drafted: {api_coverage.shown(outside)} (a spec lists those it leaves out on"
+            f" purpose under leaves_out:, with why)"]
 
 
 def _summary(d, written, kept):

@@ -289,6 +289,9 @@ class TargetSummary:
     # (findings/making.py); filled where findings are shown
     undebugged: list = field(default_factory=list)
     slow: list = field(default_factory=list)  # [slow_cases.SlowCase], the slowest first
+    # build/api_coverage.Coverage of its spec's libraries, where the spec
+    # is here and names some; filled where the report is made
+    coverage: object = None
 
     @property
     def violations(self):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from trebuchet.core.errors import TrebuchetError
 
+from trebuchet.build import api_coverage
 from trebuchet.report import dictionaries, forked, html, judges, metrics
 from trebuchet.store import database as store
 from trebuchet.spec.reads import SpecReads
@@ -34,6 +35,9 @@ def build(dbs, meanwhile=lambda: None):
     sources = [(c, db) for db, c in conns.items()]
     reads = SpecReads()
     report = metrics.build_report(sources, reads.texts)
+    for t in report.targets:
+        spec = reads.spec(t.info.target_arg)
+        t.coverage = api_coverage.of_spec(spec) if spec else None
     # the judges in a child, with the specs read so far, while this process
     # sets the dictionaries side by side and does what meanwhile says
     judged = forked.start(lambda: judges.judge([(store.connect(db), db) for db in conns], reads))

@@ -148,6 +148,9 @@ class Spec:
     datatype_lines: dict = field(default_factory=dict)  # name -> (spec file, line)
     base_folders: tuple = ()  # folders of the specs this one extends
     extends: Optional[str] = None  # the target name of the spec this one extends
+    # exported functions the spec leaves out on purpose: {name: why}
+    # (build/api_coverage.py, which lists the rest as untested)
+    leaves_out: dict = field(default_factory=dict)
     functions_line: Optional[int] = None  # where the spec lists (or inherits) its functions
     contract: Optional[Contract] = None  # the target's, for every function
 
@@ -209,15 +212,6 @@ def base_datatypes():
 @lru_cache(maxsize=None)
 def _list_base():
     return executor.list_datatypes()
-
-
-def functions_of(target):
-    """The functions of a target's spec, or () when it has no spec here (a
-    store from elsewhere): what reports read beside a stored run."""
-    try:
-        return load(find_spec(target)).functions
-    except TrebuchetError:
-        return ()
 
 
 def find_spec(target):
@@ -283,6 +277,7 @@ def _extend(spec, data, lines, chain):
         datatypes={**base.datatypes, **spec.datatypes},
         datatype_lines={**base.datatype_lines, **spec.datatype_lines},
         description=spec.description or base.description,
+        leaves_out={**base.leaves_out, **spec.leaves_out},
         base_folders=base.include_dirs,
         extends=base.target,
         contract=spec.contract or base.contract)
@@ -375,6 +370,7 @@ def _build(data, path, lines):
                 version_line=yamlines.line_of(lines, ("version", "expr")) if "expr" in version
                 else None,
                 description=data.get("description", ""),
+                leaves_out=dict(data.get("leaves_out", {})),
                 functions_line=yamlines.line_of(
                     lines, ("functions",) if "functions" in data else ("extends",)),
                 contract=_contract(data.get("contract")))

@@ -1,6 +1,7 @@
 """What the reports read from the specs beside their runs, each spec parsed
 once per report: parsing and validating one takes a good part of a second,
 and the Silent and Hindering judges ask for one per function judged."""
+from trebuchet.core.errors import TrebuchetError
 from trebuchet.spec import load as specs
 
 
@@ -10,12 +11,20 @@ class SpecReads:
     functions."""
 
     def __init__(self):
-        self._functions = {}
+        self._specs = {}
+
+    def spec(self, target):
+        """The target's Spec, or None when it is not here."""
+        if target not in self._specs:
+            try:
+                self._specs[target] = specs.load(specs.find_spec(target))
+            except TrebuchetError:
+                self._specs[target] = None
+        return self._specs[target]
 
     def functions(self, target):
-        if target not in self._functions:
-            self._functions[target] = specs.functions_of(target)
-        return self._functions[target]
+        spec = self.spec(target)
+        return spec.functions if spec else ()
 
     def equivalents(self, target):
         """{function: its stdio equivalent}, for those that name one."""
