@@ -36,12 +36,14 @@ CAMPAIGNS = {
 # what the others are compared with
 RUNS = [("checkout", 1), ("short", 4), ("long", 2), ("checkout", 4)]
 # At full size, by hand (minutes, not part of make test): each campaign at
-# its default cap, at every place with --jobs 1, 2 and 4.
+# its default cap, and a second survey library's whole campaign, at every
+# place with --jobs 1, 2 and 4.
 #     TREBUCHET_FULL_SIZE=1 .venv/bin/pytest -s tests/test_same_outcome_anywhere.py
 if os.environ.get("TREBUCHET_FULL_SIZE"):
     CAMPAIGNS = {name: (target, [o for i, o in enumerate(options)
                                  if o != "--cap" and (i == 0 or options[i - 1] != "--cap")])
                  for name, (target, options) in CAMPAIGNS.items()}
+    CAMPAIGNS["zlib"] = (ROOT / "examples" / "zlib" / "zlib.yaml", [])
     RUNS = [(place, jobs) for place in ("checkout", "short", "long") for jobs in (1, 2, 4)]
 
 
