@@ -101,6 +101,7 @@ __malloc_assert __libc_signal_restore_set __restore_rt __sigaction
 """.split())
 
 HARNESS_MODULES = symbolize.HARNESS_MODULES
+EXECUTOR = HARNESS_MODULES[0]  # trebuchet-exec
 PROMISE_KINDS = ("no-error", "errno")  # a promised error broken by a call that returned
 # What a violation's words begin with when every promise its cases break is
 # drafted and not yet reviewed (a contract's `drafted: true`): the findings
@@ -199,7 +200,7 @@ def naming_frames(frames, library_modules, outermost=False):
     routine (a string routine, the allocator), with the leaves inside it;
     or, for a hang, the outermost: where the watchdog found a looping call
     is chance, which entry of the library it loops in is not."""
-    frames = [f for f in frames
+    frames = [f for f in _the_call(frames)
               if not (f.function and symbolize.canonical(f.function) in MACHINERY)
               and not sanitizer_report.is_runtime(f.module_name)]
     inside = ([f for f in frames if f.module_name in library_modules]
@@ -223,6 +224,16 @@ def naming_frames(frames, library_modules, outermost=False):
         if not (f.function and symbolize.is_leaf_routine(f.function)):
             break
     return chosen
+
+
+def _the_call(frames):
+    """frames up to the executor's own: those past it (its callers, down to
+    the C library's start of the process) are no part of a defect, and the
+    outermost of a hang's frames must not be one of them."""
+    for i, f in enumerate(frames[1:], 1):
+        if f.module_name == EXECUTOR:
+            return frames[:i]
+    return frames
 
 
 def _frame_key(f):
@@ -404,7 +415,10 @@ def _violation_text(f):
 # 2: an assertion as written, the call shim standing for its function, a
 # NULL or wild function pointer named after its caller, a stripped
 # library's static function by its nearest export (1: before them).
-FINGERPRINTS = 2
+# 3: no frame past the executor's own (a hang was named by the C library's
+# start of the process), and a spec of sources alone, no library, names
+# the functions its plugin holds (selftest's hangs were one finding).
+FINGERPRINTS = 3
 
 
 def fingerprint(target, signature):
@@ -486,12 +500,16 @@ def rank(finding):
 # ---- the modules under test
 
 def library_modules(spec):
-    """The file names of the modules under test: the spec's libraries, or
-    glibc's when it lists none (stdio tests the C library itself)."""
+    """The file names of the modules under test: the spec's libraries; where
+    it lists none, the plugin itself when the spec's sources compile the
+    tested functions into it (selftest, the tests' small libraries), else
+    glibc's (stdio tests the C library itself)."""
     names = set()
     for lib in (spec.libraries if spec else ()):
         base = lib.rsplit("/", 1)[-1]
         names.add(base if ".so" in base else f"lib{base}.so")
+    if not names and spec and spec.sources:
+        names.add(f"{spec.target}.so")
     return _Modules(names or {"libc.so.6"})
 
 
