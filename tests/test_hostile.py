@@ -26,8 +26,11 @@ def selftest(tmp_path_factory):
     cwd.mkdir()
     tmp.mkdir()
     before = nobody_files_in("/tmp")
+    # no second look: each hang would be run again at four times the
+    # watchdog, the same RESTART (tests/test_second_look.py tests that)
     trebuchet("run", "--target", "selftest", "--db", "selftest.db", "--quiet",
-              "--timeout", "0.5", "--memory-mb", "256", cwd=cwd, env={"TMPDIR": str(tmp)})
+              "--timeout", "0.5", "--memory-mb", "256", "--no-second-look", cwd=cwd,
+              env={"TMPDIR": str(tmp)})
     return dict(db=cwd / "selftest.db", cwd=cwd, tmp=tmp, base=base,
                 new_in_tmp=nobody_files_in("/tmp") - before)
 
