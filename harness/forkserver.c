@@ -47,8 +47,9 @@
 /* The records' mapping is as large whatever --jobs is (channel.c seals
  * the slots in use during a call and closes the rest).  Its size decided
  * where every later mapping went, a value's pages included: with two
- * slots a server (--jobs 3 and more on two cores) instead of one, the mapping took two pages, every value's page and its
- * guard landed a page lower, and fmemopen's write, which reads the last
+ * slots a server (--jobs 3 and more on two cores) instead of one, the
+ * mapping took two pages, every value's page and its guard landed a page
+ * lower, and fmemopen's write, which reads the last
  * byte of a request that wraps round the address space, met a mapped page
  * or none: fwrite cases 7366 and 14317 on a MEMSTREAM (seed 7) passed at
  * --jobs 1 and 2 and crashed at --jobs 4.  Unused, its pages cost nothing. */

@@ -77,16 +77,9 @@ class Processes:
     def run(self, argv, timeout=None, **popen):
         """subprocess.run(argv, capture_output=True, text=True, timeout=...)
         for a process a SIGTERM is passed on to."""
-        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, **popen)
-        with passed_on(process), self._held(process):
-            try:
-                out, err = process.communicate(timeout=timeout)
-            except BaseException:  # a timeout, Ctrl-C, SIGTERM: nothing is left running
-                process.kill()
-                process.communicate()
-                raise
-        return subprocess.CompletedProcess(argv, process.returncode, out, err)
+        out = []
+        done = self.run_lines(argv, lambda line, pid: out.append(line), timeout, **popen)
+        return subprocess.CompletedProcess(argv, done.returncode, "".join(out), done.stderr)
 
     def run_lines(self, argv, each_line, timeout=None, **popen):
         """run(), but each line of the process's output goes to
@@ -105,7 +98,7 @@ class Processes:
                     for line in process.stdout:
                         each_line(line, process.pid)
                     process.wait()
-                except BaseException:  # as run(): nothing is left running
+                except BaseException:  # a timeout, Ctrl-C, SIGTERM: nothing is left running
                     process.kill()
                     process.wait()
                     raise

@@ -101,7 +101,6 @@ __malloc_assert __libc_signal_restore_set __restore_rt __sigaction
 """.split())
 
 HARNESS_MODULES = symbolize.HARNESS_MODULES
-EXECUTOR = HARNESS_MODULES[0]  # trebuchet-exec
 PROMISE_KINDS = ("no-error", "errno")  # a promised error broken by a call that returned
 # What a violation's words begin with when every promise its cases break is
 # drafted and not yet reviewed (a contract's `drafted: true`): the findings
@@ -231,7 +230,7 @@ def _the_call(frames):
     the C library's start of the process) are no part of a defect, and the
     outermost of a hang's frames must not be one of them."""
     for i, f in enumerate(frames[1:], 1):
-        if f.module_name == EXECUTOR:
+        if f.module_name == symbolize.EXECUTOR_MODULE:
             return frames[:i]
     return frames
 

@@ -20,7 +20,8 @@ from trebuchet.harness import dynamic_symbols
 
 TOOL = "eu-addr2line"
 # Modules no finding is named by: the executor, the kernel's vDSO, a pc in no module.
-HARNESS_MODULES = ("trebuchet-exec", "linux-vdso.so.1", "[vdso]", "[unknown]")
+EXECUTOR_MODULE = "trebuchet-exec"
+HARNESS_MODULES = (EXECUTOR_MODULE, "linux-vdso.so.1", "[vdso]", "[unknown]")
 CHUNK = 400  # addresses per eu-addr2line process
 _INLINED = re.compile(r" inlined at .* in \S+$")  # "f inlined at FILE:LINE:COL in g"
 _PLACE = re.compile(r"^([^?].*?):([1-9]\d*)(?::\d+)?$")  # file:line, or file:line:column

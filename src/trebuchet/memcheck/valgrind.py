@@ -224,8 +224,10 @@ class _Reports:
         for path in self.folder.glob("*.xml"):
             child = int(path.stem)
             if child not in self.parent:
-                found = re.search(r"<ppid>(\d+)</ppid>", path.read_text(errors="replace")[:4096])
-                self.parent[child] = int(found.group(1)) if found else None
+                with open(path, "rb") as report:  # the parent is in its first lines
+                    found = re.search(rb"<ppid>(\d+)</ppid>", report.read(4096))
+                if found:  # else not written yet: read again for the next case
+                    self.parent[child] = int(found.group(1))
         family, grew = {pid}, True
         while grew:
             more = {child for child, parent in self.parent.items() if parent in family}
