@@ -78,6 +78,23 @@ static void print_result(const struct tb_target *t, const struct tb_result *r,
 	 * symbolizes them); "" when it left none */
 	fputs(", \"frames\": ", out);
 	print_bytes(r->site.frames, r->site_len ? r->site.frames_len : 0, out);
+	/* and what else the store's crash_sites row keeps, which tells a stack
+	 * overflow (src/trebuchet/findings/signature.py, kind_of); null: none */
+	if (r->site_len) {
+		fprintf(out, ", \"site\": {\"signal\": %d, \"code\": %d, \"fault_addr\": ",
+			r->site.signal, r->site.code);
+		if (r->site.has_fault_addr)
+			fprintf(out, "%llu", (unsigned long long)r->site.fault_addr);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"sp\": %llu, \"stack_depth\": ", (unsigned long long)r->site.sp);
+		if (r->site.stack_depth >= 0)
+			fprintf(out, "%lld}", (long long)r->site.stack_depth);
+		else
+			fputs("null}", out);
+	} else {
+		fputs(", \"site\": null", out);
+	}
 	/* a case the watchdog stopped at first: its second look's CPU time */
 	if (r->second_look)
 		fprintf(out, ", \"second_look_cpu_us\": %lld", (long long)r->cpu_us);

@@ -4,7 +4,7 @@
 -- file; each checks PRAGMA user_version against the version it was built for
 -- and refuses a store of another version with a one-line error.
 -- Bump the version line below whenever a table changes.
-PRAGMA user_version = 14;
+PRAGMA user_version = 15;
 
 -- One execution of a set of functions of one target.
 CREATE TABLE IF NOT EXISTS runs (
@@ -162,7 +162,27 @@ CREATE TABLE IF NOT EXISTS findings (
     example_function TEXT NOT NULL, -- the representative case: fewest unacceptable values
     example_case     INTEGER NOT NULL,
     stderr      TEXT,              -- the representative case's last words
+    cause       TEXT,              -- what its failure needs, by minimisation: "buf = NULL; len = ONE",
+                                   -- "" when any values will do; NULL when not minimised
+    minimised_case INTEGER,        -- the representative minimised (of example_function): its
+                                   -- other values replaced by passing ones; NULL: not minimised
     PRIMARY KEY (run_id, id)
+);
+
+-- The cases run to minimise failing cases (src/trebuchet/findings/minimise.py):
+-- a failing case's values replaced one at a time by the value of that
+-- parameter found in the most PASS cases of its function.  Apart from
+-- results: never counted in a rate.  A replacement the run held already is
+-- read from results, not run again, and is not here.
+CREATE TABLE IF NOT EXISTS minimised_cases (
+    run_id      INTEGER NOT NULL,
+    function    TEXT    NOT NULL,
+    case_index  INTEGER NOT NULL,  -- in the function's product, as results numbers them
+    value_names TEXT    NOT NULL,
+    outcome     TEXT    NOT NULL,
+    signal      INTEGER,
+    frames      TEXT    NOT NULL,  -- as crash_sites.frames; '' when it left no site
+    PRIMARY KEY (run_id, function, case_index)
 );
 
 -- The runs whose findings were made (a run may have none: this tells it

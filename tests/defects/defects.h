@@ -38,6 +38,10 @@ int df_apply(int (*fn)(int), int x);
 /* Frees p; p must be NULL or returned by df_upper. */
 void df_release(void *p);
 
+/* The sum of the first len bytes of buf (a page at most); buf may be NULL:
+ * returns 0.  tag is not read. */
+unsigned long df_sum(const unsigned char *buf, size_t len, const void *tag);
+
 /* The library's version. */
 const char *df_version(void);
 

@@ -9,7 +9,7 @@ from trebuchet.cli import options
 from trebuchet.cli.options import bounded, shard, split
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
-from trebuchet.findings import making as triage
+from trebuchet.findings import making as triage, minimise
 from trebuchet.harness import executor
 from trebuchet.memcheck import valgrind as memcheck
 from trebuchet.report import run_line as summary
@@ -65,6 +65,10 @@ def add_run(sub):
                      help="a call the watchdog stops is RESTART at once, not first run again"
                      " alone at four times the limits: quicker where calls hang, but a call"
                      " that needs about the limit may then flip with the machine's load")
+    run.add_argument("--minimise-budget", type=bounded(int, 0, options.STORED_MAX),
+                     default=minimise.BUDGET, metavar="N",
+                     help="the most cases the findings may run to find what each failure"
+                     " needs (docs/findings.md; default %(default)s, 0: none)")
     shown = run.add_mutually_exclusive_group()
     options.QUIET.add(shown, help="no progress display and no summary")
     shown.add_argument("--progress", action="store_true",
@@ -89,7 +93,7 @@ def cmd_run(args):
     # its findings when it is resumed and finished (an unfinished run's are
     # read nowhere), so that Ctrl-C ends it at once
     if ran.code in (Exit.OK, Exit.HARNESS) and Path(args.db).is_file():
-        triage.record_latest(args.db, spec, ran.plugin)
+        triage.record_latest(args.db, spec, ran.plugin, args.minimise_budget)
     if ran.code == Exit.OK and not args.quiet:
         print(summary.line(args.db, spec.target, time.monotonic() - ran.started))
         for note in triage.unheld_promises(args.db, spec):

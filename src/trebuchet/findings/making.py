@@ -6,13 +6,14 @@ from), so a report made later, elsewhere, needs neither."""
 import contextlib
 import os
 import sqlite3
+import tempfile
 from pathlib import Path
 
 from trebuchet.findings import violations as contract, storage as findings_store
-from trebuchet.findings import signature as findings_model
+from trebuchet.findings import minimise, signature as findings_model
 from trebuchet.harness import crash_sites as symbolize
 from trebuchet.store import database as store
-from trebuchet.store import findings as findings_tables
+from trebuchet.store import findings as findings_tables, results
 from trebuchet.store.runs import RunInfo, newest_run_any, selection
 
 from trebuchet.build import plugins as build
@@ -27,22 +28,51 @@ def _misuse(plugin, dictionary):
             for d in executor.list_datatypes(plugin, dictionary)}
 
 
-def record(db, run, spec, plugin=None):
-    """Analyzes run of db and stores its findings; returns them."""
+def _runner(plugin, info, with_sites):
+    """run(pairs) for the minimiser: [(function, case index)] run in the
+    sandbox, as the run ran them, returned as signature.Case records with
+    their frames named.  with_sites False: a run without crash sites, whose
+    cases are compared with replacements as bare as they are."""
+    def run(pairs):
+        with tempfile.NamedTemporaryFile("w", suffix=".cases") as listing:
+            listing.writelines(f"{function} {index}\n" for function, index in pairs)
+            listing.flush()
+            results = executor.run_cases(plugin, listing.name, info.timeout_ms / 1000,
+                                         info.dictionary)
+        made = [findings_model.Case(r["function"], r["case"], r["values"], r["outcome"],
+                                    None if r["signal"] < 0 else r["signal"],
+                                    None if r["exit_status"] < 0 else r["exit_status"],
+                                    r["errno"], r["error_reported"], r["stderr"] or None,
+                                    dict(r["site"], frames=r["frames"])
+                                    if with_sites and r["site"] else None)
+                for r in results]
+        for c, frames in zip(made, symbolize.symbolize(
+                [c.site["frames"].splitlines() if c.site and c.site["frames"] else []
+                 for c in made])):
+            c.frames = frames
+        return made
+    return run
+
+
+def record(db, run, spec, plugin=None, budget=minimise.BUDGET):
+    """Analyzes run of db and stores its findings; returns them.  budget:
+    the most cases minimising them may run (minimise.py)."""
     plugin = plugin or build.build_plugin(spec, quiet=True)
     conn = store.connect(db)
-    dictionary = RunInfo.read(conn, run).dictionary
+    info = RunInfo.read(conn, run)
+    with_sites = results.has_crash_sites(conn, run)
     conn.close()
-    listed = executor.list_functions(plugin, dictionary)
-    contracts = contract.contracts_for(spec, listed, _misuse(plugin, dictionary))
+    listed = executor.list_functions(plugin, info.dictionary)
+    contracts = contract.contracts_for(spec, listed, _misuse(plugin, info.dictionary))
     lock = store.writer_lock(db)  # no run writes the store meanwhile
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
     try:
+        minimiser = minimise.Minimiser(listed, _runner(plugin, info, with_sites), budget)
         found, cases = findings_model.analyze(conn, run, spec, contracts,
-                                              findings_model.library_modules(spec))
+                                              findings_model.library_modules(spec), minimiser)
         with conn:
-            findings_store.persist(conn, run, found, cases)
+            findings_store.persist(conn, run, found, cases, minimiser.ran)
     except sqlite3.Error as e:
         raise TrebuchetError(f"cannot store the findings of run {run}: {e}", db) from None
     finally:
@@ -51,12 +81,12 @@ def record(db, run, spec, plugin=None):
     return found
 
 
-def record_latest(db, spec, plugin=None):
+def record_latest(db, spec, plugin=None, budget=minimise.BUDGET):
     """record() for the target's newest run in db, if it has one."""
     conn = store.connect(db)
     run = newest_run_any(conn, spec.target)
     conn.close()
-    return record(db, run, spec, plugin) if run else []
+    return record(db, run, spec, plugin, budget) if run else []
 
 
 def broken_promise(spec, result, dictionary=None, plugin=None):

@@ -34,13 +34,21 @@ ClusterFuzz's crash state have theirs):
     named as such, after the function that made the call: the return
     address the call left on the stack (harness/crashsite.c), at the
     call's line.
-  - Misuse apart: a case holding a value the contract does not accept (a
-    wild, freed or garbage pointer, a closed stream, a value its parameter
-    leaves undefined) gets a signature of its own, marked "misuse".  The
-    same function crashing on a wild pointer (the caller's fault) and on
-    NULL where NULL is allowed (the library's) are two defects; without
-    this a dropped NULL check hid behind the wild pointers that crashed
-    there already.
+  - The cause: the cases of one site are cut by what their failure needs,
+    found by minimisation (minimise.py): the datatypes of the parameters
+    it needs, with NULL or ZERO named where the contract accepts them
+    (cause_key).  A NULL buffer and a short buffer read past its end are
+    two findings at one site.
+  - Misuse by the cause: a finding whose cause needs a value the contract
+    does not accept (a wild, freed or garbage pointer, a closed stream, a
+    value its parameter leaves undefined) is marked "misuse".  The same
+    function crashing on a wild pointer (the caller's fault) and on NULL
+    where NULL is allowed (the library's) are two defects; without this a
+    dropped NULL check hid behind the wild pointers that crashed there
+    already.  A case holding a wild pointer its failure does not need
+    counts inside the finding of its cause, among its misuse cases.  A
+    case not minimised (a hang; the budget spent) is misuse when any of
+    its values is.
   - Frames are named by function, with compiler clones (.constprop.0,
     .isra.0), glibc's __GI_ aliases and CPU variants (__memmove_avx_...)
     folded into one name, so a signature survives ASLR, a recompile, code
@@ -124,6 +132,7 @@ class Case:
     acceptable: list = None  # per value: the contract accepts it there
     broken: str = None  # the promise this case breaks, or None
     drafted: bool = False  # that promise is drafted, not yet reviewed (spec/load.py)
+    cause: object = None  # minimise.Cause: what its failure needs, when minimised
 
     @property
     def unacceptable(self):
@@ -143,6 +152,17 @@ class Finding:
     trigger: str = ""
     violation: str = None
     example: Case = None
+    cause: str = None   # what its failure needs ("buf = NULL"), when minimised
+    minimised: Case = None  # the representative with its incidental values replaced
+
+    @property
+    def cause_misuse(self):
+        """Values its cause needs that the contract does not accept (its
+        representative's, when not minimised): what the order reads."""
+        c = self.example
+        if c.cause is None:
+            return c.unacceptable
+        return sum(not c.acceptable[i] for i in c.cause.needed)
 
     @property
     def functions(self):
@@ -417,7 +437,9 @@ def _violation_text(f):
 # 3: no frame past the executor's own (a hang was named by the C library's
 # start of the process), and a spec of sources alone, no library, names
 # the functions its plugin holds (selftest's hangs were one finding).
-FINGERPRINTS = 3
+# 4: a crash site cut by its cases' minimised cause (minimise.py), and misuse
+# decided by the cause, not by any value a case holds.
+FINGERPRINTS = 4
 
 
 def fingerprint(target, signature):
@@ -438,24 +460,84 @@ def _read_cases(conn, run):
     return cases, ran
 
 
-def analyze(conn, run, spec, contracts, library_modules):
-    """The run's findings, numbered, violations first."""
+MISUSE = "|misuse"  # the end of a misuse finding's signature
+
+
+# Values a cause names by value, not only by datatype: an absent object or
+# count is a cause of its own kind (no NULL check; no zero check), where
+# which large size or which short buffer it was is not.
+ABSENT = ("NULL", "ZERO")
+
+
+def cause_key(values, acceptable):
+    """What a signature keeps of a cause (minimise.Cause.values): each
+    needed parameter's datatype, with its value when that is NULL or ZERO
+    and the contract accepts it.  So a NULL buffer and a short buffer read
+    past its end, at one site, are two findings; NULL with a length of one
+    or of a page, one; one helper crashing on a NULL handle from several
+    API functions, one; a NULL the documentation leaves undefined and the
+    wild pointers beside it, one misuse finding."""
+    parts = []
+    for v, ok in zip(values, acceptable):
+        datatype, name = v.split(":", 1)
+        parts.append(f"{datatype} {name}" if name in ABSENT and ok else datatype)
+    return ", ".join(parts) or "any values"
+
+
+def value_kinds(case):
+    """What of a case's values its signature tells apart (cause_key and
+    misuse): per parameter, NULL or ZERO where the contract accepts it,
+    "misuse" where it accepts nothing, else "".  Cases of one function at
+    one site with the same kinds share one minimisation (minimise.py)."""
+    return tuple("misuse" if not ok else name if name in ABSENT else ""
+                 for name, ok in zip((v.split(":", 1)[1] for v in case.values),
+                                     case.acceptable))
+
+
+def _with_cause(made, case):
+    """A crash site's finding cut by its case's cause (cause_key), and a
+    misuse finding when the cause needs a value the contract does not
+    accept: a case holding a wild pointer its failure does not need counts
+    inside the finding of its cause.  A case left unminimised (a hang, the
+    budget spent) is misuse when any of its values is."""
+    cause = case.cause
+    if cause is not None:
+        needs = [case.acceptable[i] for i in cause.needed]
+        made.signature += "|cause: " + cause_key(cause.values, needs)
+        misuse = not all(needs)
+    else:
+        misuse = case.unacceptable > 0
+    if misuse:
+        made.signature += MISUSE
+        made.title += " on misuse"
+    return made
+
+
+def analyze(conn, run, spec, contracts, library_modules, minimiser=None):
+    """The run's findings, numbered, violations first; minimiser
+    (minimise.Minimiser) finds its failing cases' causes."""
     cases, ran = _read_cases(conn, run)
     failing = [c for c in cases if c.outcome in FAILING]
     for c, frames in zip(failing, symbolize.symbolize(
             [(c.site["frames"].splitlines() if c.site and c.site["frames"] else [])
              for c in failing])):
         c.frames = frames
-    groups = {}
+    groups, sites, made_of = {}, defaultdict(list), {}
     for c in cases:
         contract = contracts.get(c.function)  # src/trebuchet/findings/violations.py
         c.acceptable = contract.accepts(c.values) if contract else [True] * len(c.values)
         if c.outcome in FAILING:
             c.broken, c.drafted = (contract and contract.broken_by_crash(c)) or (None, False)
-            made = crash_finding(c, library_modules)
-            if c.unacceptable:
-                made.signature += "|misuse"
-                made.title += " on misuse"
+            made_of[id(c)] = crash_finding(c, library_modules)
+            if c.outcome != "RESTART":
+                sites[made_of[id(c)].signature].append(c)
+    if minimiser is not None:
+        minimiser.causes(sites, cases,
+                         lambda c: crash_finding(c, library_modules).signature, value_kinds)
+    for c in cases:
+        contract = contracts.get(c.function)
+        if c.outcome in FAILING:
+            made = _with_cause(made_of[id(c)], c)
         elif c.outcome == "PASS" and contract and (broken := contract.broken_by_return(c)):
             n, kind, c.broken, c.drafted = broken
             made = Finding(f"{kind}: promise {n + 1}|{c.function}", kind,
@@ -470,6 +552,13 @@ def analyze(conn, run, spec, contracts, library_modules):
     for f in findings:
         f.fingerprint = fingerprint(spec.target if spec else "", f.signature)
         f.example = _example(f.cases)
+        if f.example.cause is not None:
+            # the case minimised for the representative's kind of values:
+            # its cause and its minimised case are that case's
+            f.example = f.example.cause.case
+            f.cause = f.example.cause.words(params.get(f.example.function) or [
+                f"arg{i + 1}" for i in range(len(f.example.values))])
+            f.minimised = f.example.cause.minimised
         f.violation = _violation_text(f)
         by_function = defaultdict(list)
         for c in f.cases:
@@ -485,14 +574,14 @@ def analyze(conn, run, spec, contracts, library_modules):
 
 def rank(finding):
     """The order a maintainer reads findings in: contract violations first;
-    then by how acceptable the representative's values are (a crash on
-    values the documentation allows before one that needs a misuse value),
+    then by how acceptable its minimised cause is (a crash on values the
+    documentation allows before one that needs a misuse value),
     then by how many API functions reach it (a defect in a shared helper
     before one in a single entry), then by size; findings on misuse only
     last.  Size alone put the known defects of the survey's libraries at
     #21 and #40, below wrong-type assertions the headers document."""
     f = finding
-    return (f.violation is None, f.misuse_cases == len(f.cases), f.example.unacceptable,
+    return (f.violation is None, f.signature.endswith(MISUSE), f.cause_misuse,
             -len(f.functions), -len(f.cases), f.signature)
 
 

@@ -13,12 +13,13 @@ from trebuchet.harness.crash_sites import above_harness
 from trebuchet.core.outcomes import FAILING
 from trebuchet.store import findings as tables
 from trebuchet.store import results
-from trebuchet.findings.signature import DRAFTED
+from trebuchet.findings.signature import DRAFTED, MISUSE
 
 
-def persist(conn, run, findings, cases):
-    """Writes the run's findings, their cases and its values' verdicts,
-    replacing what an earlier analysis of the run wrote."""
+def persist(conn, run, findings, cases, minimised=()):
+    """Writes the run's findings, their cases, its values' verdicts and the
+    cases run to minimise them (signature.Case), replacing what an earlier
+    analysis of the run wrote."""
     values = {}
     for c in cases:
         for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
@@ -30,10 +31,13 @@ def persist(conn, run, findings, cases):
                      len(f.cases), f.misuse_cases, f.trigger, f.location,
                      f.frames[-1].text if f.frames else None,
                      "\n".join(fr.text for fr in above_harness(e.frames or f.frames)),
-                     f.violation, len(f.violating), e.function, e.index, e.stderr))
+                     f.violation, len(f.violating), e.function, e.index, e.stderr,
+                     f.cause, f.minimised.index if f.minimised else None))
     tables.replace(conn, run, rows,
                    [(run, c.function, c.index, f.id) for f in findings for c in f.cases],
-                   [(run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()])
+                   [(run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()],
+                   [(run, c.function, c.index, " ".join(c.values), c.outcome, c.signal,
+                     c.site["frames"] if c.site else "") for c in minimised])
 
 
 @dataclass
@@ -59,6 +63,17 @@ class Stored:
     example_case: int
     stderr: str
     example_values: list = None  # the representative's values, "datatype:VALUE"
+    cause: str = None       # what its failure needs ("buf = NULL"), by minimisation
+    minimised_case: int = None  # the representative minimised: a case of example_function
+    minimised_values: list = None
+
+    @property
+    def shown_case(self):
+        """(case index, values) a maintainer is shown and `repro` runs: the
+        representative minimised where it was, else as run."""
+        if self.minimised_case is not None:
+            return self.minimised_case, self.minimised_values
+        return self.example_case, self.example_values
 
     @property
     def is_violation(self):
@@ -78,8 +93,9 @@ class Stored:
 
     @property
     def misuse_only(self):
-        """Every case holds a value the contract does not accept."""
-        return self.misuse_cases == self.cases and not self.is_violation
+        """Its cause needs a value the contract does not accept (each of its
+        cases holds one); signature.py decides, by the cause."""
+        return self.signature.endswith(MISUSE) and not self.is_violation
 
     @property
     def place(self):
@@ -113,7 +129,9 @@ def stored(conn, run):
                    r["location"], r["frame"], r["frames"].splitlines() if r["frames"] else [],
                    r["violation"], r["violating_cases"], r["example_function"],
                    r["example_case"], r["stderr"],
-                   r["example_values"].split(" ") if r["example_values"] else [])
+                   r["example_values"].split(" ") if r["example_values"] else [],
+                   r["cause"], r["minimised_case"],
+                   r["minimised_values"].split(" ") if r["minimised_values"] else [])
             for r in tables.rows(conn, run)]
 
 

@@ -39,12 +39,14 @@ def as_text(targets):
             if f.is_violation:
                 lines.append(f"     breaks: {f.violation}")
             lines.append(f"     trigger: {f.trigger}")
+            if f.cause is not None:
+                lines.append(f"     needs: {f.cause or 'any values'}")
             if f.place:
                 lines.append(f"     at: {f.place}")
             if f.last_words:
                 lines.append(f"     last words: {f.last_words}")
             # the note as a shell comment: the line works pasted whole
-            lines.append(f"     {t.repro_command(f.example_function, f.example_case)}"
+            lines.append(f"     {t.repro_command(f.example_function, f.shown_case[0])}"
                          f"  # --emit-c DIR: a standalone C reproducer")
         lines += ["  note: " + DEBUG_HINT.format(name=Path(p).name, spec=t.info.target_arg)
                   for p in t.undebugged]
@@ -61,6 +63,6 @@ def as_json(targets):
                  libraries_without_debug_info=t.undebugged,
                  slow=[asdict(c) for c in t.slow],
                  findings=[dict(asdict(f), violation=f.violation,
-                                repro=t.repro_command(f.example_function, f.example_case))
+                                repro=t.repro_command(f.example_function, f.shown_case[0]))
                            for f in t.findings])
             for t in targets]

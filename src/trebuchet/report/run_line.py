@@ -8,10 +8,16 @@ The rate comes from report.metrics, like every other number."""
 def _findings(conn, run):
     from trebuchet.findings import storage as findings_store
 
+    from trebuchet.store import findings as findings_tables
+
     found = findings_store.stored(conn, run)
     violations = sum(f.is_violation for f in found)
+    _, ran, left = findings_tables.minimisation(conn, run)
     return (f"{len(found)} finding{'s' if len(found) != 1 else ''}, "
-            f"{violations} contract violation{'s' if violations != 1 else ''}")
+            f"{violations} contract violation{'s' if violations != 1 else ''}"
+            + (f" (minimised with {ran:,} case{'s' if ran != 1 else ''} of their own" if ran else
+               " (minimised with the run's own cases")
+            + (f"; {left:,} failing cases not minimised: the budget ran out)" if left else ")"))
 
 
 def line(db, target, seconds=None):

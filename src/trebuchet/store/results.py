@@ -62,6 +62,15 @@ def crash_sites(conn, run):
         "SELECT * FROM crash_sites WHERE run_id = ?", (run,))}
 
 
+def has_crash_sites(conn, run):
+    """Whether the run recorded crash sites: some failing case left one, or
+    none failed (`run --no-crash-sites` leaves none)."""
+    return conn.execute("SELECT 1 FROM crash_sites WHERE run_id = ? LIMIT 1",
+                        (run,)).fetchone() is not None or conn.execute(
+        "SELECT 1 FROM results WHERE run_id = ? AND outcome = 'ABORT' LIMIT 1",
+        (run,)).fetchone() is None
+
+
 def function_cases(conn, run, function):
     """{case_index: (value_names, outcome, error_reported)} of one function."""
     return {i: (v, o, e) for i, v, o, e in conn.execute(

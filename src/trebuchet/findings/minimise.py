@@ -1,0 +1,223 @@
+"""Minimisation: which of a failing case's values its failure needs.
+
+Cases that crash at one site may crash for different causes (a NULL
+buffer; a short buffer with a long length), and a case holds values its
+failure does not need (`len = ONE` beside `buf = NULL`).  So, as every
+fuzzer minimises a crashing input before it files it, a failing case is
+tried again with its values replaced, one parameter at a time from the
+first, by the value of that parameter found in the most PASS cases of its
+function in the run (ties: the dictionary's order).  A replacement after
+which the case still fails the same way (at the same site) is kept: that
+value was incidental.  One after which it passes, or fails another way,
+is undone: that parameter is part of the cause.  Replacements are kept as
+they go (not each tried alone), so a case with two faults of one site in
+it (a bad stream and a bad position) is cut down to one of them, not
+taken as needing nothing.  The cause is the parameters needed with their
+values; the minimised case, the case with every incidental value
+replaced, is the last replacement that failed the same way.
+
+The cases of one function at one site whose values are of one kind (the
+same parameters NULL or ZERO, the same parameters misused:
+signature.value_kinds) share the cause of the first of them, minimised;
+so a site costs a few cases per kind of values, not per failing case.
+The whole run's minimisation runs in as many batches as a function has
+parameters: each batch tries the next parameter of every case being
+minimised.  A replacement the run holds already (a campaign below its cap
+holds the whole product) is read from the store, not run.  The cases run
+are counted against a budget counted in cases, not seconds, so the
+findings are the same on a fast machine and a slow one (a case is let in
+when every replacement it may need fits); they are stored apart
+(minimised_cases), never in a rate.  Kinds of values the budget does not
+reach are left as run.
+
+Hangs are not minimised: each replacement that still hangs costs the
+watchdog's limit and its second look, seconds a case, and a hang's
+signature is already its entry (the outermost frame).  Nor are broken
+error promises (a case that returned), whose cause is the contract's."""
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from trebuchet.core.outcomes import FAILING
+
+BUDGET = 2000  # cases a run's findings may run to minimise (`run --minimise-budget`)
+
+
+@dataclass
+class Cause:
+    """What one failing case's failure needs: the parameters (0-based)
+    whose values it needs, and the case with every other value replaced."""
+    function: str
+    needed: tuple       # parameter indices
+    values: tuple       # their values, "datatype:VALUE"
+    case: object = None       # signature.Case: the failing case minimised
+    minimised: object = None  # signature.Case, confirmed to fail the same way; or None
+
+    def words(self, params):
+        """"buf = NULL; len = ONE" with the function's parameter names."""
+        return "; ".join(f"{params[i]} = {v.split(':', 1)[1]}"
+                         for i, v in zip(self.needed, self.values))
+
+
+@dataclass
+class Spent:
+    """What minimisation did in one run: said on the run's last line."""
+    sites: int = 0      # crash sites with a case minimised
+    causes: int = 0
+    ran: int = 0        # cases run for it (the budget's unit)
+    read: int = 0       # replacements the run held already
+    unexplained: int = 0  # failing cases left as run: the budget ran out
+    budget: int = BUDGET
+
+
+class Product:
+    """A function's cases as the executor numbers them: the product of its
+    parameters' values in mixed radix, the last parameter fastest
+    (harness/cases.h)."""
+
+    def __init__(self, listed):
+        self.values = {f["name"]: [dict((v, n) for n, v in enumerate(vs)) for vs in f["values"]]
+                       for f in listed}
+
+    def index(self, function, values):
+        index = 0
+        for position, value in zip(self.values[function], values):
+            index = index * len(position) + position[value.split(":", 1)[1]]
+        return index
+
+
+def most_passing(cases, product):
+    """{function: [per parameter, the value ("datatype:VALUE") in the most
+    PASS cases, ties broken by the dictionary's order; None when the
+    function has no PASS case]}."""
+    counts = defaultdict(Counter)
+    for c in cases:
+        if c.outcome == "PASS":
+            for i, v in enumerate(c.values):
+                counts[(c.function, i)][v] += 1
+    best = {}
+    for function, positions in product.values.items():
+        best[function] = [
+            min(counts[(function, i)].items(),
+                key=lambda item: (-item[1], order.get(item[0].split(":", 1)[1], len(order))))[0]
+            if counts[(function, i)] else None
+            for i, order in enumerate(positions)]
+    return best
+
+
+@dataclass
+class _Minimising:
+    """One case being minimised: its values as far as replaced."""
+    site: str
+    first: object   # signature.Case
+    todo: list      # parameters still to try
+    needed: list = None
+    values: list = None
+    minimised: object = None  # the last replacement that failed the same way
+
+    def __post_init__(self):
+        self.needed, self.values, self.minimised = [], list(self.first.values), self.first
+
+    def replaced(self, i, value):
+        return self.values[:i] + [value] + self.values[i + 1:]
+
+
+class Minimiser:
+    """Finds the causes of a run's failing cases, site by site.
+
+    listed: the executor's listing of the run's functions; run(pairs) runs
+    [(function, case index)] in the sandbox and returns signature.Case
+    records with their frames named."""
+
+    def __init__(self, listed, run, budget=BUDGET):
+        self.product = Product(listed)
+        self.run = run
+        self.spent = Spent(budget=budget)
+        self.ran = []  # signature.Case of every case run, stored apart
+
+    def causes(self, sites, cases, site_of, kind_of):
+        """Sets .cause on every case of sites ({site: [failing case]}) that a
+        cause found within the budget explains (None on the rest).  cases:
+        all of the run's; site_of(case): a failing case's site, as sites
+        are keyed; kind_of(case): what of its values a signature tells
+        apart (signature.value_kinds).  Cases of one function at one site
+        whose values are of one kind share the cause of the first of them
+        (the fewest misuse values, then the first case): minimised, it
+        stands for them, so a site costs a few cases per kind, run in two
+        batches for the whole run.  Returns what it spent."""
+        self.best = most_passing(cases, self.product)
+        self.stored = {(c.function, c.index): c for c in cases}
+        self.tried = {}  # (function, index): signature.Case of those run here
+        self.site_of = site_of
+        groups = defaultdict(list)
+        for site in sorted(sites):
+            for c in sites[site]:
+                groups[(site, c.function, kind_of(c))].append(c)
+        chosen, left = [], self.spent.budget
+        for key in sorted(groups, key=lambda k: (k[0], self._first(groups[k]).index)):
+            first = self._first(groups[key])
+            todo = self._to_replace(first)
+            if len(todo) > left:  # each replacement might have to run
+                self.spent.unexplained += len(groups[key])
+                continue
+            left -= len(todo)
+            chosen.append(_Minimising(key[0], first, todo))
+        while any(m.todo for m in chosen):
+            # a round: the next parameter of every case being minimised,
+            # their replacements run together (one executor for all)
+            trying = [(m, m.todo.pop(0)) for m in chosen if m.todo]
+            pairs = [(m.first.function, m.replaced(i, self.best[m.first.function][i]))
+                     for m, i in trying]
+            outcomes = self._outcomes(pairs)
+            for (m, i), pair in zip(trying, pairs):
+                tried = outcomes[id(pair)]
+                if self._same(tried, m.site):
+                    m.values, m.minimised = pair[1], tried
+                else:
+                    m.needed.append(i)
+        for m in chosen:
+            needed = tuple(m.needed)
+            cause = Cause(m.first.function, needed, tuple(m.first.values[i] for i in needed),
+                          case=m.first, minimised=m.minimised)
+            for c in groups[(m.site, m.first.function, kind_of(m.first))]:
+                c.cause = cause
+            self.spent.causes += 1
+        self.spent.sites = len({m.site for m in chosen})
+        return self.spent
+
+    @staticmethod
+    def _first(cases):
+        return min(cases, key=lambda c: (c.unacceptable, c.function, c.index))
+
+    def _to_replace(self, case):
+        """The parameters whose value is not the most passing one."""
+        best = self.best[case.function]
+        return [i for i, v in enumerate(case.values) if best[i] is not None and best[i] != v]
+
+    def _key(self, pair):
+        function, values = pair
+        return function, self.product.index(function, values)
+
+    def _outcomes(self, pairs):
+        """{id(pair): signature.Case} for each (function, values): from the
+        store where the run holds it, else run (counted in the budget)."""
+        found, wanted = {}, {}
+        for t in pairs:
+            key = self._key(t)
+            held = self.stored.get(key) or self.tried.get(key)
+            if held is not None:
+                found[id(t)] = held
+                self.spent.read += 1
+            else:
+                wanted.setdefault(key, []).append(t)
+        if wanted:
+            for (key, ts), case in zip(wanted.items(), self.run(list(wanted))):
+                for t in ts:
+                    found[id(t)] = case
+                self.tried[key] = case
+                self.ran.append(case)
+            self.spent.ran += len(wanted)
+        return found
+
+    def _same(self, case, site):
+        return case.outcome in FAILING and case.outcome != "RESTART" and \
+            self.site_of(case) == site
