@@ -166,6 +166,9 @@ CREATE TABLE IF NOT EXISTS findings (
                                    -- "" when any values will do; NULL when not minimised
     minimised_case INTEGER,        -- the representative minimised (of example_function): its
                                    -- other values replaced by passing ones; NULL: not minimised
+    flaky       TEXT,              -- its shown case run again (findings/flaky.py), when a run ended
+                                   -- another way: each run's outcome, "ABORT exit 3; PASS; ...";
+                                   -- NULL when every run ended as it did
     PRIMARY KEY (run_id, id)
 );
 

@@ -79,10 +79,12 @@ def named_by(finding):
 
 # add_bytes: one crash site with two causes (test_two_causes_at_one_site)
 TWO_CAUSES = ("SIGSEGV", "add_bytes")
+# the functions whose findings are tested apart: add_bytes' and the flaky one
+APART = ("df_sum", "df_seed")
 
 
 def findings(db):
-    return [f for f in rows(db) if not is_misuse(f) and named_by(f) != TWO_CAUSES]
+    return [f for f in rows(db) if not is_misuse(f) and f["functions"] not in APART]
 
 
 def test_exactly_the_known_defects(store):
@@ -180,12 +182,37 @@ def test_two_causes_at_one_site(store):
     assert minimised.split(" ")[2] == "pointer:NULL"  # first of the values that all pass
 
 
+def test_a_flaky_finding_says_so_and_no_other_does(store):
+    """df_seed exits with a status drawn afresh each run: run again, its
+    case ends another way, and its finding keeps each run's outcome; every
+    other finding's case, run again, ends as it did."""
+    flaky = {f["functions"]: f["flaky"] for f in rows(store) if f["flaky"] is not None}
+    assert list(flaky) == ["df_seed"]
+    outcomes = flaky["df_seed"].split("; ")
+    assert len(outcomes) == 4 and all(re.fullmatch(r"ABORT exit \d+", o) for o in outcomes)
+    assert len(set(outcomes)) > 1
+    text = trebuchet("findings", "--db", store).stdout
+    assert f"     flaky: run 3 times more, it ended: {flaky['df_seed']}" in text.splitlines()
+
+
+def test_compare_sets_a_flaky_findings_cases_apart(tmp_path):
+    db = tmp_path / "twice.db"
+    for _ in range(2):
+        trebuchet("run", "--target", SPEC, "--db", db, "--functions", "df_seed", "--quiet",
+                  cwd=ROOT)
+    said = trebuchet("compare", db, "--json").stdout
+    compared = json.loads(said)
+    assert [c["function"] for c in compared["flaky"]] in (["df_seed"], [])  # alike: 1 in 254
+    assert not any(compared[k] for k in ("newly_failing", "signal_changes"))
+    assert compared["regressed"] is False
+
+
 def test_the_findings_command(store):
     text = trebuchet("findings", "--db", store).stdout
-    assert text.splitlines()[0].startswith("defects (run 1, defects 1): 16 findings, "
+    assert text.splitlines()[0].startswith("defects (run 1, defects 1): 17 findings, "
                                            "7 contract violations")
     listed = json.loads(trebuchet("findings", "--db", store, "--json").stdout)
-    assert [len(t["findings"]) for t in listed] == [16]
+    assert [len(t["findings"]) for t in listed] == [17]
     first = listed[0]["findings"][0]
     assert first["repro"].startswith(f"trebuchet repro --target {SPEC} --function ")
     stored = sqlite3.connect(store).execute(
@@ -241,8 +268,7 @@ def test_a_stripped_build_names_the_same_defects_and_says_once_how_to_name_them_
                              f"includes: [{ROOT / 'tests/defects/defects.h'}]"))
     db = tmp_path / "stripped.db"
     trebuchet("run", "--target", spec, "--db", db, "--timeout", "0.5", "--quiet", cwd=ROOT)
-    # add_bytes, static too, has two findings at its site: not those here
-    found = {named_by(f): f for f in findings(db) if f["functions"] != "df_sum"}
+    found = {named_by(f): f for f in findings(db)}
     assert {k[0] for k in found} == {k[0] for k in EXPECTED}
     count_bytes = [f for (kind, name), f in found.items() if name.startswith("libdefects.so")
                    and kind == "SIGSEGV"]

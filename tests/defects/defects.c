@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "defects.h"
@@ -118,6 +119,17 @@ unsigned long df_sum(const unsigned char *buf, size_t len, const void *tag)
 {
 	(void)tag;
 	return add_bytes(buf, len < 4096 ? len : 4096);
+}
+
+/* flaky: ends the process with a status drawn afresh each run, so that a
+ * run again ends another way (all three reruns alike: 1 in 254^3) */
+int df_seed(void)
+{
+	unsigned char byte = 0;
+
+	if (getrandom(&byte, 1, 0) != 1)
+		byte = 0;
+	_exit(1 + byte % 254);  /* DEFECT df_seed: flaky */
 }
 
 const char *df_version(void)

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from trebuchet.findings import violations as contract, storage as findings_store
-from trebuchet.findings import minimise, signature as findings_model
+from trebuchet.findings import flaky, minimise, signature as findings_model
 from trebuchet.harness import crash_sites as symbolize
 from trebuchet.store import database as store
 from trebuchet.store import findings as findings_tables, results
@@ -68,9 +68,12 @@ def record(db, run, spec, plugin=None, budget=minimise.BUDGET):
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
     try:
-        minimiser = minimise.Minimiser(listed, _runner(plugin, info, with_sites), budget)
-        found, cases = findings_model.analyze(conn, run, spec, contracts,
-                                              findings_model.library_modules(spec), minimiser)
+        runner = _runner(plugin, info, with_sites)
+        minimiser = minimise.Minimiser(listed, runner, budget)
+        modules = findings_model.library_modules(spec)
+        found, cases = findings_model.analyze(conn, run, spec, contracts, modules, minimiser)
+        flaky.mark(found, runner,
+                   lambda c: findings_model.crash_finding(c, modules).signature)
         with conn:
             findings_store.persist(conn, run, found, cases, minimiser.ran)
     except sqlite3.Error as e:

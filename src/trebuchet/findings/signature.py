@@ -154,6 +154,7 @@ class Finding:
     example: Case = None
     cause: str = None   # what its failure needs ("buf = NULL"), when minimised
     minimised: Case = None  # the representative with its incidental values replaced
+    flaky: str = None   # its shown case's outcomes, run again, when they differed (flaky.py)
 
     @property
     def cause_misuse(self):

@@ -32,7 +32,7 @@ def persist(conn, run, findings, cases, minimised=()):
                      f.frames[-1].text if f.frames else None,
                      "\n".join(fr.text for fr in above_harness(e.frames or f.frames)),
                      f.violation, len(f.violating), e.function, e.index, e.stderr,
-                     f.cause, f.minimised.index if f.minimised else None))
+                     f.cause, f.minimised.index if f.minimised else None, f.flaky))
     tables.replace(conn, run, rows,
                    [(run, c.function, c.index, f.id) for f in findings for c in f.cases],
                    [(run, fn, i, v, int(ok)) for (fn, i, v), ok in values.items()],
@@ -66,6 +66,7 @@ class Stored:
     cause: str = None       # what its failure needs ("buf = NULL"), by minimisation
     minimised_case: int = None  # the representative minimised: a case of example_function
     minimised_values: list = None
+    flaky: str = None  # its shown case's outcomes run again, when they differed (flaky.py)
 
     @property
     def shown_case(self):
@@ -131,7 +132,8 @@ def stored(conn, run):
                    r["example_case"], r["stderr"],
                    r["example_values"].split(" ") if r["example_values"] else [],
                    r["cause"], r["minimised_case"],
-                   r["minimised_values"].split(" ") if r["minimised_values"] else [])
+                   r["minimised_values"].split(" ") if r["minimised_values"] else [],
+                   r["flaky"])
             for r in tables.rows(conn, run)]
 
 

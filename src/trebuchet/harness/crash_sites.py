@@ -151,6 +151,25 @@ def _lookup(module, offsets):
     return found
 
 
+# {(module, its mtime and size): {offset: names}}: a process that names
+# frames again (the findings' minimisation, in batches) asks eu-addr2line
+# only for offsets it has not named; a module rebuilt in place is another key
+_NAMED = {}
+
+
+def _named(module, offsets):
+    try:
+        st = os.stat(module)
+    except OSError:
+        return {}
+    known = _NAMED.setdefault((module, st.st_mtime_ns, st.st_size), {})
+    missing = [o for o in offsets if o not in known]
+    if missing:
+        found = _lookup(module, missing)
+        known.update((o, found.get(o, (None, None, None))) for o in missing)
+    return known
+
+
 def symbolize(sites):
     """Frame objects for each site's frame lines (a list of lists of
     "MODULE+0xOFFSET"), in the same shape."""
@@ -159,7 +178,7 @@ def symbolize(sites):
                         for depth, text in enumerate(frames)}:
         module, offset = parse(text)
         wanted.setdefault(module, set()).add(offset - inner)
-    names = {module: _lookup(module, offsets) for module, offsets in wanted.items()}
+    names = {module: _named(module, offsets) for module, offsets in wanted.items()}
     # a frame seen in many cases (a third of a campaign may die at one
     # site) is one Frame, made once: Frames are never changed
     made = {}

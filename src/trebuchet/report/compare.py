@@ -30,7 +30,7 @@ from trebuchet.core.readable import outcome_brief
 from trebuchet.report import metrics
 from trebuchet.core.outcomes import FAILING
 from trebuchet.core import readable
-from trebuchet.store import results
+from trebuchet.store import findings as findings_tables, results
 from trebuchet.store.runs import latest_runs, newest_finished
 from trebuchet.core import platform
 from trebuchet.store import database as store
@@ -45,6 +45,8 @@ SECTIONS = [
     ("other_outcome_changes", "other outcome changes"),
     ("signal_changes", "signal or exit status changes (ABORT in both runs)"),
     ("errno_changes", "errno changes (PASS in both runs)"),
+    ("flaky", "changes in cases of flaky findings (run again, their shown case ended another"
+              " way: not counted as regressions)"),
 ]
 
 @dataclass(frozen=True)
@@ -162,10 +164,14 @@ def compare(dbs, target=None):
         outcomes = [(a.outcome, b.outcome) for a, b in pairs]
         result.deltas.append(metrics.RateDelta.of_outcomes(
             target, name, (run1["run"], run2["run"]), outcomes))
+    # a case of a finding flaky in either run changes by chance, not by the
+    # library's change: apart (findings/flaky.py)
+    flaky = findings_tables.flaky_cases(c1, run1["run"]) | findings_tables.flaky_cases(
+        c2, run2["run"])
     for a, b in same:
         section = _section(a, b)
         if section:
-            result.changes[section].append((a, b))
+            result.changes["flaky" if (a.function, a.index) in flaky else section].append((a, b))
     return result
 
 

@@ -3,7 +3,7 @@ the newest run of each target (latest_runs)."""
 from dataclasses import asdict
 from pathlib import Path
 
-from trebuchet.findings import making
+from trebuchet.findings import flaky, making
 from trebuchet.harness.crash_sites import DEBUG_HINT
 
 from trebuchet.report import metrics
@@ -41,6 +41,8 @@ def as_text(targets):
             lines.append(f"     trigger: {f.trigger}")
             if f.cause is not None:
                 lines.append(f"     needs: {f.cause or 'any values'}")
+            if f.flaky:
+                lines.append(f"     flaky: run {flaky.RERUNS} times more, it ended: {f.flaky}")
             if f.place:
                 lines.append(f"     at: {f.place}")
             if f.last_words:

@@ -5,7 +5,7 @@ when a run's findings are made, and reads for every command that shows them."""
 FINDING_COLUMNS = ("run_id", "id", "signature", "fingerprint", "kind", "title", "functions",
                    "cases", "misuse_cases", "trigger", "location", "frame", "frames",
                    "violation", "violating_cases", "example_function", "example_case", "stderr",
-                   "cause", "minimised_case")
+                   "cause", "minimised_case", "flaky")
 
 
 def replace(conn, run, findings, finding_cases, value_verdicts, minimised=()):
@@ -81,3 +81,11 @@ def minimisation(conn, run):
         f" ({', '.join('?' * len(_UNMINIMISED_KINDS))}) AND signature NOT LIKE '%|cause: %'",
         (run, *_UNMINIMISED_KINDS)).fetchone()[0]
     return causes, ran, left
+
+
+def flaky_cases(conn, run):
+    """{(function, case index)} of the run's cases in flaky findings."""
+    return set(map(tuple, conn.execute(
+        "SELECT fc.function, fc.case_index FROM finding_cases fc JOIN findings f"
+        " ON f.run_id = fc.run_id AND f.id = fc.finding"
+        " WHERE fc.run_id = ? AND f.flaky IS NOT NULL", (run,))))
