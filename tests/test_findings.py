@@ -207,6 +207,34 @@ def test_compare_sets_a_flaky_findings_cases_apart(tmp_path):
     assert compared["regressed"] is False
 
 
+def test_cases_are_numbered_as_the_executor_numbers_them(store):
+    """The minimiser finds a replacement in the store by its case index,
+    computed in Python: the executor's own index of every stored case."""
+    from trebuchet.build import plugins as build
+    from trebuchet.findings import minimise
+    from trebuchet.harness import executor
+    from trebuchet.spec import load as specs
+
+    plugin = build.build_plugin(specs.load(ROOT / SPEC), quiet=True)
+    product = minimise.Product(executor.list_functions(plugin))
+    stored = sqlite3.connect(store).execute("SELECT function, case_index, value_names"
+                                            " FROM results").fetchall()
+    assert len(stored) > 1000
+    assert all(product.index(f, v.split(" ") if v else []) == i for f, i, v in stored)
+
+
+def test_the_budget_is_counted_in_cases_and_said(tmp_path):
+    """A budget too small for every kind of failing case: what it spent
+    stays within it, and the run's last line says what was left."""
+    db = tmp_path / "small.db"
+    line = trebuchet("run", "--target", SPEC, "--db", db, "--functions", "df_sum", "--cap", "40",
+                     "--minimise-budget", "4", cwd=ROOT).stdout.splitlines()[-1]
+    ran = sqlite3.connect(db).execute("SELECT count(*) FROM minimised_cases").fetchone()[0]
+    assert 0 < ran <= 4
+    assert re.search(rf"\(minimised with {ran} cases? of their own; \d+ failing cases not"
+                     r" minimised: the budget ran out\)", line), line
+
+
 def test_the_findings_command(store):
     text = trebuchet("findings", "--db", store).stdout
     assert text.splitlines()[0].startswith("defects (run 1, defects 1): 17 findings, "

@@ -110,12 +110,12 @@ class _Minimising:
     site: str
     first: object   # signature.Case
     todo: list      # parameters still to try
-    needed: list = None
+    needed: list    # parameters found part of the cause, in order
     values: list = None
     minimised: object = None  # the last replacement that failed the same way
 
     def __post_init__(self):
-        self.needed, self.values, self.minimised = [], list(self.first.values), self.first
+        self.values, self.minimised = list(self.first.values), self.first
 
     def replaced(self, i, value):
         return self.values[:i] + [value] + self.values[i + 1:]
@@ -160,7 +160,7 @@ class Minimiser:
                 self.spent.unexplained += len(groups[key])
                 continue
             left -= len(todo)
-            chosen.append(_Minimising(key[0], first, todo))
+            chosen.append(_Minimising(key[0], first, todo, self._untried(first)))
         while any(m.todo for m in chosen):
             # a round: the next parameter of every case being minimised,
             # their replacements run together (one executor for all)
@@ -175,7 +175,7 @@ class Minimiser:
                 else:
                     m.needed.append(i)
         for m in chosen:
-            needed = tuple(m.needed)
+            needed = tuple(sorted(m.needed))
             cause = Cause(m.first.function, needed, tuple(m.first.values[i] for i in needed),
                           case=m.first, minimised=m.minimised)
             for c in groups[(m.site, m.first.function, kind_of(m.first))]:
@@ -192,6 +192,11 @@ class Minimiser:
         """The parameters whose value is not the most passing one."""
         best = self.best[case.function]
         return [i for i, v in enumerate(case.values) if best[i] is not None and best[i] != v]
+
+    def _untried(self, case):
+        """The parameters no PASS case of the function gives a value to try
+        instead: counted in the cause, as nothing shows them incidental."""
+        return [i for i, b in enumerate(self.best[case.function]) if b is None]
 
     def _key(self, pair):
         function, values = pair
