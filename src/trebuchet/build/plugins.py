@@ -10,7 +10,7 @@ that can see it and a new kind of parameter lands in one obvious place:
   load      spec.load (the caller's)                     -> spec.Spec
   resolve   ctype_probe.resolve_signatures               -> Signatures
   check     plugin_check.check_signatures (refuses types no slot holds)
-  generate  codegen.generate                             -> Shims
+  generate  codegen.generate, with sequences.made_values   -> Shims
   compile   compile_plugin, here (skipped when fresh)    -> Plugin
   check     plugin_check.check_datatypes                 -> Datatypes
   resolve   ctype_probe.resolve_slots                    -> SlotTypes
@@ -26,7 +26,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from trebuchet.build import codegen, ctype_probe, plugin_check
+from trebuchet.build import codegen, ctype_probe, plugin_check, sequences
 from trebuchet.harness import sanitizers
 from trebuchet.core import paths
 from trebuchet.spec import load as spec_module
@@ -39,7 +39,7 @@ def build_plugin(spec, quiet=False, sanitizer=None):
     (sanitizers.py)."""
     signatures = ctype_probe.resolve_signatures(spec, _probe(spec))
     plugin_check.check_signatures(signatures)
-    shims = codegen.generate(signatures)
+    shims = codegen.generate(signatures, sequences.made_values(signatures))
     plugin = compile_plugin(shims, quiet, sanitizer)
     if plugin.fresh:
         return plugin.path
