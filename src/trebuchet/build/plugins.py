@@ -197,29 +197,36 @@ def _compile_error(stderr, spec, generated):
         return TrebuchetError(f"the plugin did not compile: {last}", spec.path)
     what = f"the plugin did not compile: {first['what']}"
     if first["file"] == str(generated):
-        where = _spec_line_of_shim(spec, Path(generated), int(first["line"]), first["what"])
-        return TrebuchetError(f"{what} (in the call shims generated from it)", *where)
+        where, part = _spec_line_of_shim(spec, Path(generated), int(first["line"]),
+                                         first["what"])
+        return TrebuchetError(f"{what} (in the {part} generated from it)", *where)
     return TrebuchetError(what, first["file"], int(first["line"]))
 
 
 SHIM_OF = re.compile(r"^static (?:void call|int judge)_(\w+)\(")
+STEP_OF = sequences.STEP_COMMENT
 VERSION_OF = re.compile(r"^static const char \*target_version\(")
 ARGUMENT = re.compile(r"\bargument (\d+) of\b")
 
 
 def _spec_line_of_shim(spec, generated, line, what):
     """Where in the spec an error at line of the generated shims comes from:
-    the parameter a "passing argument N of" error names, else the function
-    whose shim holds the line (its `returns:`), else the spec."""
+    the step of a value made by calls that holds the line, the parameter a
+    "passing argument N of" error names, else the function whose shim holds
+    the line (its `returns:`), else the spec; and what the line is part of."""
     above = generated.read_text().splitlines()[:line]
-    starts = [m for m in (SHIM_OF.match(l) or VERSION_OF.match(l) for l in reversed(above)) if m]
+    starts = [m for m in (SHIM_OF.match(l) or VERSION_OF.match(l) or STEP_OF.match(l)
+                          for l in reversed(above)) if m]
     if starts and starts[0].re is VERSION_OF:  # the spec's version expression
-        return (spec.path, spec.version_line)
+        return (spec.path, spec.version_line), "call shims"
+    if starts and starts[0].re is STEP_OF:  # a step of a value made by calls
+        made = next(s for s in spec.sequences if s.label == starts[0][2])
+        return made.steps[int(starts[0][1]) - 1].where, "value made by calls"
     name = starts[0][1] if starts else None
     f = next((f for f in spec.functions if f.name == name), None)
     if f is None:
-        return (spec.path,)
+        return (spec.path,), "call shims"
     argument = ARGUMENT.search(what)
     if argument and 0 < int(argument[1]) <= len(f.params):
-        return f.params[int(argument[1]) - 1].where
-    return f.returns_where
+        return f.params[int(argument[1]) - 1].where, "call shims"
+    return f.returns_where, "call shims"

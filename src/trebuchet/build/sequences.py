@@ -33,11 +33,20 @@ def _setup_name(s):
 
 
 def symbols(spec):
-    """{datatype: C symbol} a value of it is built from: the copy of a
+    """{datatype: C symbol} of the datatypes a plugin lists: the copy of a
     datatype some of whose values are made by calls, else its own."""
     made = {s.datatype for s in spec.sequences}
     return {**codegen.base_symbols(), **spec.datatypes,
             **{d: datatype_symbol(d) for d in made}}
+
+
+def value_symbol(spec, datatype, value):
+    """The C symbol the value datatype:value is built from: the copy for a
+    value made by calls, else the datatype's own (which a reproducer
+    copies, needing no copy of a datatype none of whose made values it uses)."""
+    if any(s.label == f"{datatype}:{value}" for s in spec.sequences):
+        return datatype_symbol(datatype)
+    return {**codegen.base_symbols(), **spec.datatypes}[datatype]
 
 
 def needed(spec, labels):
@@ -72,9 +81,8 @@ def c_source(spec, types, sequences):
     by_datatype = {}
     for s in sequences:
         by_datatype.setdefault(s.datatype, []).append(s)
-    table = symbols(spec)
-    used = sorted({table[p.datatype] for s in sequences for step in s.steps
-                   for p, _ in spec_sequences.arguments(spec, step)} | {
+    used = sorted({value_symbol(spec, p.datatype, v) for s in sequences for step in s.steps
+                   for p, v in spec_sequences.arguments(spec, step)} | {
                        spec.datatypes[d] for d in by_datatype})
     lines = ["/* values made by calls (the spec's `values:`) */"]
     lines += [f"extern const struct tb_datatype {symbol};" for symbol in used
@@ -92,7 +100,7 @@ def c_source(spec, types, sequences):
               f"seq_values_{_ident(d)});" for d in by_datatype]
     lines.append("}")
     for s in sequences:
-        lines += [""] + _setup(spec, types, s, table)
+        lines += [""] + _setup(spec, types, s)
     return "\n".join(lines) + "\n"
 
 
@@ -100,13 +108,13 @@ def _c_string(text):
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _setup(spec, types, s, table):
+def _setup(spec, types, s):
     first = spec.function(s.steps[0].call)
     lines = [f"/* {s.label}: {_c_comment(s.describe())} */",
              f"static int {_setup_name(s)}(union tb_arg *out)", "{",
              f"\t{declaration(first.returns, 'tb_handle')};", ""]
     for i, step in enumerate(s.steps):
-        lines += _step(spec, types, s, i, step, table)
+        lines += _step(spec, types, s, i, step)
     member = codegen.arg_member(first.returns, types)
     lines += [f"\tout->{member} = ({MEMBER_TYPE[member]})tb_handle;", "\treturn 0;", "}"]
     return lines
@@ -116,7 +124,7 @@ def _c_comment(text):
     return text.replace("*/", "* /")
 
 
-def _step(spec, types, s, i, step, table):
+def _step(spec, types, s, i, step):
     f = spec.function(step.call)
     named = dict(step.args)
     handle = spec_sequences.handle_param(f, s.datatype, named) if i else None
@@ -135,7 +143,8 @@ def _step(spec, types, s, i, step, table):
             body.append(f"{{ {declaration(passed, 'tb_as_param')} = tb_handle; "
                         f"a[{k}].{member} = ({MEMBER_TYPE[member]})tb_as_param; }}")
         elif p.name in named:
-            body += [f'if (tb_value_named(&{table[p.datatype]}, "{named[p.name]}", &a[{k}]))',
+            symbol = value_symbol(spec, p.datatype, named[p.name])
+            body += [f'if (tb_value_named(&{symbol}, "{named[p.name]}", &a[{k}]))',
                      "\treturn -1;"]
     call = f"{f.call}({codegen.call_args(f, types)})"
     body += ["errno = 0;", f"{'ret = ' if f.returns != 'void' else ''}{call};", "err = errno;"]

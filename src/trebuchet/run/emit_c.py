@@ -23,7 +23,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from trebuchet.build import plugins as build, codegen
+from trebuchet.build import plugins as build, codegen, sequences
 from trebuchet.core import paths
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
@@ -175,12 +175,12 @@ def _ending(function, result):
 def _params(spec, function, result, datatypes):
     """Per parameter: its name, C type, value and the datatype table it comes from."""
     described = {d["name"]: {v["name"]: v.get("desc") for v in d["values"]} for d in datatypes}
-    symbols = {**codegen.base_symbols(), **spec.datatypes}
     params = []
     for p, value in zip(function.params, result["values"]):
         name = value.split(":", 1)[1]
         params.append(dict(name=p.name, ctype=p.ctype, value=value, value_name=name,
-                           desc=described[p.datatype].get(name), symbol=symbols[p.datatype]))
+                           desc=described[p.datatype].get(name),
+                           symbol=sequences.value_symbol(spec, p.datatype, name)))
     return params
 
 
@@ -190,13 +190,17 @@ def _repro_c(spec, function, result, params, target_arg, copied, promise=None):
     types = build.c_types(spec)
     floating = codegen.floating_return(function, types)
     unsigned = codegen.unsigned_return(function, types)
+    needed = sequences.needed(spec, [p["value"] for p in params])
+    made_symbols = {sequences.datatype_symbol(s.datatype) for s in needed}
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
         hang_seconds=HANG_SECONDS, copied=copied, promise=promise,
         includes=codegen.include_lines(spec),
-        target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
+        # a base one may be in no header; a datatype's copy is repro.c's own
+        target_symbols=sorted({p["symbol"] for p in params} - made_symbols),
+        made_values=sequences.c_source(spec, types, needed),
         returns=function.returns, ret_declaration=declaration(function.returns, "ret"),
         args=codegen.call_args(function, types),
         floating_return=floating, unsigned_return=unsigned,
