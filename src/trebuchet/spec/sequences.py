@@ -18,7 +18,6 @@ from trebuchet.core import yamlines
 from trebuchet.core.errors import TrebuchetError
 
 SPAN = "span"
-EXPECTS = ("success", "error", "any")
 # conventions by which no call ever reports an error: `expect: error` could never be met
 NEVER_REPORTS = ("none", "null_valid")
 
