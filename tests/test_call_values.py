@@ -12,6 +12,7 @@ import pytest
 
 from conftest import ROOT, libdirs_said, query, trebuchet
 from test_bad_input import assert_input_error
+from trebuchet.spec import load as specs
 
 STATES = ROOT / "tests" / "states"
 
@@ -100,3 +101,18 @@ def test_a_step_that_cannot_be_made_is_refused_at_its_line(valve, tmp_path, step
     result = trebuchet("build", "--target", bad, "--quiet", check=False)
     assert_input_error(result, "bad.yaml:11: " + ("" if extra else "valve:OPEN_FAILED, step 2: "),
                        *fragments)
+
+
+def test_the_specs_digest_counts_each_sequence_and_only_when_there_are_some(valve, tmp_path):
+    # what runs store (runs.spec_digest) and the gate compares: an edited step
+    # makes another value under the same name
+    spec, _ = valve
+    for name in ("valve.h", "valve_values.c", "build"):
+        (tmp_path / name).symlink_to(spec.parent / name)
+    text = spec.read_text()
+    edited, without = tmp_path / "edited.yaml", tmp_path / "without.yaml"
+    edited.write_text(text.replace("args: {path: MISSING}", "args: {path: MISSING_DIR}"))
+    without.write_text(text[:text.index("values:\n")] + text[text.index("functions:\n"):])
+    assert specs.load(edited).digest != specs.load(spec).digest
+    # the digest a spec without `values:` had before they existed
+    assert specs.load(without).digest == "sha256:f0a96b4bab01234c"
