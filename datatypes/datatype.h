@@ -143,6 +143,16 @@ int tb_value_misuse(const struct tb_datatype *type, const struct tb_value *value
  * on -1, tb_setup_reason() says why. */
 int tb_value_build(const struct tb_value *value, union tb_arg *out);
 
+/* Builds type's value of that name, as the executor would (a step of a
+ * value made by calls: docs/datatypes.md, section 5).  0, or -1 with the
+ * reason said. */
+int tb_value_named(const struct tb_datatype *type, const char *name, union tb_arg *out);
+
+/* Fills *copy with type, its own values followed by more ({ 0 }
+ * terminated): a datatype whose spec adds values made by calls. */
+void tb_datatype_with_values(struct tb_datatype *copy, const struct tb_datatype *type,
+			     const struct tb_value *more);
+
 /* Why a value could not be built.  A setup() or build() that fails says so
  * with tb_setup_fail("open %s", path) and returns its -1: the message (cut
  * at TB_SETUP_REASON - 1 bytes) and errno as it was at the call are stored

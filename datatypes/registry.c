@@ -280,3 +280,38 @@ int tb_value_build(const struct tb_value *value, union tb_arg *out)
 		setup_errno = errno;
 	return failed;
 }
+
+int tb_value_named(const struct tb_datatype *type, const char *name, union tb_arg *out)
+{
+	struct tb_value_list list;
+	int i;
+
+	if (tb_datatype_flatten(type, &list))
+		return tb_setup_fail("datatype %s has too many values", type->name);
+	for (i = 0; i < list.count; i++)
+		if (!strcmp(list.values[i]->name, name))
+			return tb_value_build(list.values[i], out);
+	return tb_setup_fail("datatype %s has no value %s", type->name, name);
+}
+
+void tb_datatype_with_values(struct tb_datatype *copy, const struct tb_datatype *type,
+			     const struct tb_value *more)
+{
+	size_t own = 0, extra = 0;
+	struct tb_value *values;
+
+	while (type->values && type->values[own].name)
+		own++;
+	while (more[extra].name)
+		extra++;
+	values = calloc(own + extra + 1, sizeof(*values));
+	if (!values) {
+		fprintf(stderr, "trebuchet: no memory for datatype %s's values\n", type->name);
+		abort();
+	}
+	if (own)
+		memcpy(values, type->values, own * sizeof(*values));
+	memcpy(values + own, more, extra * sizeof(*values));
+	*copy = *type;
+	copy->values = values;
+}

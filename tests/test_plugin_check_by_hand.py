@@ -12,6 +12,7 @@ from trebuchet.build import plugin_check
 from trebuchet.spec import load as specs
 from trebuchet.build.ctype_probe import CType, Signatures
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.spec.sequences import Sequence
 
 SPEC = Path("/specs/t.yaml")
 DATATYPES = {"int": {"ctype": "int"}, "buf": {"ctype": "void *, size_t", "span": 2},
@@ -123,7 +124,7 @@ def test_a_parameter_that_cannot_take_its_datatype_at_all():
 
 
 def test_value_names_are_unique_within_a_datatype():
-    spec = SimpleNamespace(path=SPEC, datatype_lines={"mine": (SPEC, 4)})
+    spec = SimpleNamespace(path=SPEC, datatype_lines={"mine": (SPEC, 4)}, sequences=())
     twice = {"name": "mine", "parent": "pointer",
              "values": [{"name": "A"}, {"name": "B"}, {"name": "A"}]}
     assert refused(plugin_check._check_unique, spec, twice) == \
@@ -135,6 +136,11 @@ def test_value_names_are_unique_within_a_datatype():
         "parent's (.skip)"
     plugin_check._check_unique(spec, {"name": "ok", "parent": None,
                                       "values": [{"name": "A"}, {"name": "B"}]})
+    # a value made by calls (the spec's `values:`) is told at its own line
+    spec.sequences = (Sequence("other", "A", (), where=(SPEC, 12)),)
+    assert refused(plugin_check._check_unique, spec, twice) == \
+        "/specs/t.yaml:12: datatype 'other' already has a value named A: give the value " \
+        "made by calls a name of its own"
 
 
 def test_a_datatype_symbol_the_plugin_lacks_or_names_otherwise():

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ballista.h"
 #include "datatype.h"
 #include "dictionary.h"
 #include "check_run.h"
@@ -183,6 +184,48 @@ START_TEST(skip_list_drops_parent_values)
 	ck_assert_int_eq(list.count, all.count - 2);
 	for (i = 0; i < list.count; i++)
 		ck_assert(strcmp(list.values[i]->name, "ONE") && strcmp(list.values[i]->name, "FREED"));
+}
+END_TEST
+
+/* A step of a value made by calls builds its arguments by name, as the
+ * executor builds a case's: inherited values and a dial product's included. */
+START_TEST(a_value_is_built_by_its_name)
+{
+	union tb_arg arg;
+	int err;
+
+	ck_assert_int_eq(tb_value_named(&tb_type_int, "NEG_ONE", &arg), 0);
+	ck_assert_int_eq(arg.i, -1);
+	ck_assert_int_eq(tb_value_named(&tb_type_buffer, "NULL", &arg), 0);
+	ck_assert_ptr_null(arg.ptr);
+	ck_assert_int_eq(tb_value_named(&tb_type_b_ptr_file, "READ_PLUS.R_USER.EXIST.EOF", &arg), 0);
+	ck_assert_ptr_nonnull(arg.ptr);
+	ck_assert_int_eq(tb_value_named(&tb_type_int, "NEG_TWO", &arg), -1);
+	ck_assert_str_eq(tb_setup_reason(&err), "datatype int has no value NEG_TWO");
+}
+END_TEST
+
+/* A spec's values made by calls follow the datatype's own; the copy keeps
+ * its name, parent, skips and misuse list. */
+START_TEST(a_datatype_copied_with_more_values_keeps_its_own_first)
+{
+	static const struct tb_value more[] = { { .name = "MADE", .constant.i = 7 }, { 0 } };
+	struct tb_datatype copy;
+	struct tb_value_list list, own;
+	int i;
+
+	tb_datatype_with_values(&copy, &tb_type_buffer, more);
+	ck_assert_str_eq(copy.name, "buffer");
+	ck_assert_ptr_eq(copy.parent, tb_type_buffer.parent);
+	tb_datatype_flatten(&tb_type_buffer, &own);
+	tb_datatype_flatten(&copy, &list);
+	ck_assert_int_eq(list.count, own.count + 1);
+	for (i = 0; i < own.count; i++)
+		ck_assert_str_eq(list.values[i]->name, own.values[i]->name);
+	ck_assert_str_eq(list.values[own.count]->name, "MADE");
+	for (i = 0; i < own.count; i++)
+		ck_assert_int_eq(tb_value_misuse(&copy, list.values[i]),
+				 tb_value_misuse(&tb_type_buffer, own.values[i]));
 }
 END_TEST
 
@@ -565,6 +608,8 @@ static Suite *datatype_suite(void)
 	tcase_add_test(t, registry_holds_every_base_datatype_once);
 	tcase_add_test(t, inherited_values_come_first_in_parent_order);
 	tcase_add_test(t, skip_list_drops_parent_values);
+	tcase_add_test(t, a_value_is_built_by_its_name);
+	tcase_add_test(t, a_datatype_copied_with_more_values_keeps_its_own_first);
 	tcase_add_test(t, pointer_constants);
 	tcase_add_test(t, read_only_reads);
 	tcase_add_test_raise_signal(t, read_only_faults_on_write, SIGSEGV);

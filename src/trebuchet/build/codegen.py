@@ -1,14 +1,15 @@
 """Generates a target's call shims (C) from its spec with the jinja2
 template templates/shims.c.j2: the build's generate stage
 (src/trebuchet/build/plugins.py); the reproducer's repro.c borrows its pieces."""
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-
 from pathlib import Path
 
 import jinja2
 
 from trebuchet.build import ctype_probe
+from trebuchet.core import paths
 from trebuchet.spec.load import declaration
 
 
@@ -78,6 +79,36 @@ def judge_expr(f):
     if f.error_when == "out_param":
         return f"*{f.error_param} != {f.error_value or 0}"
     return f.error_expr
+
+
+# the base datatypes' files
+DATATYPES = paths.ROOT / "datatypes"
+
+
+def inline_error_expr(function, types):
+    """The convention as one C expression over a[], ret and err; a judged
+    one (an out-parameter, the handle) declares the parameters it names in a
+    statement expression of its own, unguarded: here a fault reading it
+    is plain to see.  Only those it names, so that the program compiles
+    clean under -Wall -Werror."""
+    simple = error_expr(function, types)
+    if simple is not None:
+        return simple.replace("out->err", "err")
+    judge = judge_expr(function)
+    named = set(re.findall(r"\b[A-Za-z_]\w*\b", judge))
+    params = [line for p, line in zip(function.params, judge_locals(function, types))
+              if p.name in named]
+    if not params:
+        return f"({judge})"
+    return "({ const union tb_arg *tb_a = a; " + " ".join(params) + f" ({judge}); }})"
+
+
+@lru_cache(maxsize=None)
+def base_symbols():
+    """{datatype name: C symbol} of the base datatypes, read from their files."""
+    table = re.compile(r"TB_DATATYPE\((\w+)\) = \{[^}]*?\.name = \"([^\"]+)\"", re.S)
+    return {name: symbol for path in sorted(DATATYPES.glob("*.c"))
+            for symbol, name in table.findall(path.read_text())}
 
 
 def floating_return(f, types):
@@ -153,13 +184,15 @@ class Shims:
     source: str
 
 
-def generate(signatures):
+def generate(signatures, made_values):
     """The shims of a spec whose types were resolved and checked
-    (signatures: ctype_probe.Signatures)."""
-    return Shims(signatures.spec, shim_source(signatures.spec, signatures.types))
+    (signatures: ctype_probe.Signatures), with made_values, the C of its
+    values made by calls and the datatype symbols they give
+    (build/sequences.py)."""
+    return Shims(signatures.spec, shim_source(signatures.spec, signatures.types, *made_values))
 
 
-def shim_source(spec, types):
+def shim_source(spec, types, sequences_c, symbols):
     functions = []
     for f in spec.functions:
         functions.append(dict(
@@ -171,5 +204,6 @@ def shim_source(spec, types):
             judge_locals=judge_locals(f, types),
             narrow=narrow_widths(f, types), floating_return=floating_return(f, types),
             unsigned_return=unsigned_return(f, types)))
-    return template("shims.c.j2").render(spec=spec, spec_name=spec.path.name,
-                                         functions=functions, includes=include_lines(spec))
+    return template("shims.c.j2").render(
+        spec=spec, spec_name=spec.path.name, functions=functions, includes=include_lines(spec),
+        sequences=sequences_c, symbols=symbols)

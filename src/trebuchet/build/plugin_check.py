@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from trebuchet.build import ctype_probe, elf_symbols
 from trebuchet.harness import executor
-from trebuchet.spec import load as spec_module
+from trebuchet.spec import load as spec_module, sequences as spec_sequences
 from trebuchet.core.errors import TrebuchetError
 
 SPAN = "span"
@@ -65,6 +65,7 @@ def check_datatypes(plugin):
     their symbols, names, values and spans."""
     by_name = check(plugin.spec, plugin.path, list(spec_module.base_datatypes()))
     check_contract_values(plugin.spec, by_name)
+    check_sequence_values(plugin.spec, by_name)
     check_products(plugin.spec, by_name)
     slots = slot_types(plugin.spec, by_name)
     return Datatypes(plugin.spec, by_name, slots, callback_pairs(plugin.spec, by_name, slots))
@@ -96,6 +97,20 @@ def check_contract_values(spec, datatypes):
             if values and value not in values:
                 raise TrebuchetError(f"{f.name}({p.name}): '{value}' is not a value of datatype"
                                      f" {p.datatype} (its values: {', '.join(values)})", *where)
+
+
+def check_sequence_values(spec, datatypes):
+    """Every value a step of a value made by calls names is one of its
+    parameter's datatype, the target's own too (the base ones are checked
+    as the spec is read)."""
+    for s in spec.sequences:
+        for i, step in enumerate(s.steps):
+            for p, value in spec_sequences.arguments(spec, step):
+                values = [v["name"] for v in datatypes[p.datatype]["values"]]
+                if value not in values:
+                    raise TrebuchetError(f"{s.label}, step {i + 1}: '{value}' is not a value of "
+                                         f"datatype {p.datatype}, {step.call}({p.name})'s",
+                                         *step.where)
 
 
 def check_products(spec, datatypes):
@@ -143,7 +158,12 @@ def _check_symbols(spec, plugin):
 
 def _check_unique(spec, d):
     seen = set()
+    made = {s.label: s.where for s in spec.sequences}
     for v in d["values"]:
+        if v["name"] in seen and f"{d['name']}:{v['name']}" in made:
+            raise TrebuchetError(f"datatype '{d['name']}' already has a value named {v['name']}:"
+                                 f" give the value made by calls a name of its own",
+                                 *made[f"{d['name']}:{v['name']}"])
         if v["name"] in seen:
             where = spec.datatype_lines.get(d["name"], (spec.path, None))
             whose = f"; its parent {d['parent']} has one" if d["parent"] else ""

@@ -10,7 +10,7 @@ that can see it and a new kind of parameter lands in one obvious place:
   load      spec.load (the caller's)                     -> spec.Spec
   resolve   ctype_probe.resolve_signatures               -> Signatures
   check     plugin_check.check_signatures (refuses types no slot holds)
-  generate  codegen.generate                             -> Shims
+  generate  codegen.generate, with sequences.made_values   -> Shims
   compile   compile_plugin, here (skipped when fresh)    -> Plugin
   check     plugin_check.check_datatypes                 -> Datatypes
   resolve   ctype_probe.resolve_slots                    -> SlotTypes
@@ -26,7 +26,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from trebuchet.build import codegen, ctype_probe, plugin_check
+from trebuchet.build import codegen, ctype_probe, plugin_check, sequences
 from trebuchet.harness import sanitizers
 from trebuchet.core import paths
 from trebuchet.spec import load as spec_module
@@ -39,7 +39,7 @@ def build_plugin(spec, quiet=False, sanitizer=None):
     (sanitizers.py)."""
     signatures = ctype_probe.resolve_signatures(spec, _probe(spec))
     plugin_check.check_signatures(signatures)
-    shims = codegen.generate(signatures)
+    shims = codegen.generate(signatures, sequences.made_values(signatures))
     plugin = compile_plugin(shims, quiet, sanitizer)
     if plugin.fresh:
         return plugin.path
@@ -197,29 +197,36 @@ def _compile_error(stderr, spec, generated):
         return TrebuchetError(f"the plugin did not compile: {last}", spec.path)
     what = f"the plugin did not compile: {first['what']}"
     if first["file"] == str(generated):
-        where = _spec_line_of_shim(spec, Path(generated), int(first["line"]), first["what"])
-        return TrebuchetError(f"{what} (in the call shims generated from it)", *where)
+        where, part = _spec_line_of_shim(spec, Path(generated), int(first["line"]),
+                                         first["what"])
+        return TrebuchetError(f"{what} (in the {part} generated from it)", *where)
     return TrebuchetError(what, first["file"], int(first["line"]))
 
 
 SHIM_OF = re.compile(r"^static (?:void call|int judge)_(\w+)\(")
+STEP_OF = sequences.STEP_COMMENT
 VERSION_OF = re.compile(r"^static const char \*target_version\(")
 ARGUMENT = re.compile(r"\bargument (\d+) of\b")
 
 
 def _spec_line_of_shim(spec, generated, line, what):
     """Where in the spec an error at line of the generated shims comes from:
-    the parameter a "passing argument N of" error names, else the function
-    whose shim holds the line (its `returns:`), else the spec."""
+    the step of a value made by calls that holds the line, the parameter a
+    "passing argument N of" error names, else the function whose shim holds
+    the line (its `returns:`), else the spec; and what the line is part of."""
     above = generated.read_text().splitlines()[:line]
-    starts = [m for m in (SHIM_OF.match(l) or VERSION_OF.match(l) for l in reversed(above)) if m]
+    starts = [m for m in (SHIM_OF.match(l) or VERSION_OF.match(l) or STEP_OF.match(l)
+                          for l in reversed(above)) if m]
     if starts and starts[0].re is VERSION_OF:  # the spec's version expression
-        return (spec.path, spec.version_line)
+        return (spec.path, spec.version_line), "call shims"
+    if starts and starts[0].re is STEP_OF:  # a step of a value made by calls
+        made = next(s for s in spec.sequences if s.label == starts[0][2])
+        return made.steps[int(starts[0][1]) - 1].where, "value made by calls"
     name = starts[0][1] if starts else None
     f = next((f for f in spec.functions if f.name == name), None)
     if f is None:
-        return (spec.path,)
+        return (spec.path,), "call shims"
     argument = ARGUMENT.search(what)
     if argument and 0 < int(argument[1]) <= len(f.params):
-        return f.params[int(argument[1]) - 1].where
-    return f.returns_where
+        return f.params[int(argument[1]) - 1].where, "call shims"
+    return f.returns_where, "call shims"

@@ -23,7 +23,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from trebuchet.build import plugins as build, codegen
+from trebuchet.build import plugins as build, codegen, sequences
 from trebuchet.core import paths
 from trebuchet.spec import load as specs
 from trebuchet.core.errors import TrebuchetError
@@ -32,7 +32,6 @@ from trebuchet.run.repro import outcome_text
 from trebuchet.spec.load import declaration
 
 SUPPORT = codegen.TEMPLATES / "repro"
-DATATYPES = paths.ROOT / "datatypes"
 HANG_SECONDS = 10  # how long `make run` lets a call hang before timeout(1) stops it
 
 
@@ -176,20 +175,13 @@ def _ending(function, result):
 def _params(spec, function, result, datatypes):
     """Per parameter: its name, C type, value and the datatype table it comes from."""
     described = {d["name"]: {v["name"]: v.get("desc") for v in d["values"]} for d in datatypes}
-    symbols = {**_base_symbols(), **spec.datatypes}
     params = []
     for p, value in zip(function.params, result["values"]):
         name = value.split(":", 1)[1]
         params.append(dict(name=p.name, ctype=p.ctype, value=value, value_name=name,
-                           desc=described[p.datatype].get(name), symbol=symbols[p.datatype]))
+                           desc=described[p.datatype].get(name),
+                           symbol=sequences.value_symbol(spec, p.datatype, name)))
     return params
-
-
-def _base_symbols():
-    """{datatype name: C symbol} of the base datatypes, read from their files."""
-    table = re.compile(r"TB_DATATYPE\((\w+)\) = \{[^}]*?\.name = \"([^\"]+)\"", re.S)
-    return {name: symbol for path in sorted(DATATYPES.glob("*.c"))
-            for symbol, name in table.findall(path.read_text())}
 
 
 def _repro_c(spec, function, result, params, target_arg, copied, promise=None):
@@ -198,38 +190,24 @@ def _repro_c(spec, function, result, params, target_arg, copied, promise=None):
     types = build.c_types(spec)
     floating = codegen.floating_return(function, types)
     unsigned = codegen.unsigned_return(function, types)
+    needed = sequences.needed(spec, [p["value"] for p in params])
+    made_symbols = {sequences.datatype_symbol(s.datatype) for s in needed}
     return codegen.template("repro.c.j2").render(
         target=spec.target, target_arg=target_arg, name=function.name, case=result["case"],
         call=function.call, call_text=f"{function.call}({', '.join(values)})", params=params,
         observed=outcome_text(result), ending=ending(function, result), needs=_needs(spec),
         hang_seconds=HANG_SECONDS, copied=copied, promise=promise,
         includes=codegen.include_lines(spec),
-        target_symbols=sorted({p["symbol"] for p in params}),  # a base one may be in no header
+        # a base one may be in no header; a datatype's copy is repro.c's own
+        target_symbols=sorted({p["symbol"] for p in params} - made_symbols),
+        made_values=sequences.c_source(spec, types, needed),
         returns=function.returns, ret_declaration=declaration(function.returns, "ret"),
         args=codegen.call_args(function, types),
         floating_return=floating, unsigned_return=unsigned,
         ret_expr="0" if function.returns == "void" else "(double)ret" if floating
         else "(unsigned long long)ret" if unsigned
         else "(long long)(intptr_t)ret" if pointer else "(long long)ret",
-        error_expr=_error_expr(function, types))
-
-
-def _error_expr(function, types):
-    """The convention as one C expression over a[], ret and err; a judged
-    one (an out-parameter, the handle) declares the parameters it names in a
-    statement expression of its own, unguarded: here a fault reading it
-    is plain to see.  Only those it names, so that the program compiles
-    clean under -Wall -Werror."""
-    simple = codegen.error_expr(function, types)
-    if simple is not None:
-        return simple.replace("out->err", "err")
-    judge = codegen.judge_expr(function)
-    named = set(re.findall(r"\b[A-Za-z_]\w*\b", judge))
-    params = [line for p, line in zip(function.params, codegen.judge_locals(function, types))
-              if p.name in named]
-    if not params:
-        return f"({judge})"
-    return "({ const union tb_arg *tb_a = a; " + " ".join(params) + f" ({judge}); }})"
+        error_expr=codegen.inline_error_expr(function, types))
 
 
 def _cppflags(spec, include_dirs):
@@ -281,7 +259,7 @@ def _link(spec):
 def _candidate_sources(spec):
     """{C file that may define what the program uses: where it goes}: the
     datatypes' files flat, the spec's sources as the spec names them."""
-    found = {p: (None, p.name) for p in sorted(DATATYPES.glob("*.c"))}
+    found = {p: (None, p.name) for p in sorted(codegen.DATATYPES.glob("*.c"))}
     for source in spec.sources:
         path = spec.source_path(source)
         if Path(source).is_absolute():  # a base's: under the folder of that base

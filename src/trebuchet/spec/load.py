@@ -26,6 +26,7 @@ from trebuchet.harness import executor
 from trebuchet.core import paths, yamlines
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.text_files import read_text
+from trebuchet.spec import sequences as sequences_module
 
 ERRNO_NAMES = frozenset(errno.errorcode.values())
 
@@ -153,6 +154,8 @@ class Spec:
     leaves_out: dict = field(default_factory=dict)
     functions_line: Optional[int] = None  # where the spec lists (or inherits) its functions
     contract: Optional[Contract] = None  # the target's, for every function
+    # values made by calls (`values:`), spec/sequences.py: (Sequence, ...)
+    sequences: tuple = ()
 
     @property
     def folder(self):
@@ -195,6 +198,9 @@ class Spec:
                   f.error_when, f.error_value, f.error_param, list(f.extra_args)]
                  + ([f.error_eof, f.error_expr] if f.error_eof or f.error_expr else [])
                  for f in self.functions]
+        # a value made by calls is part of what a case hands over: its
+        # sequence counts, and a spec with none keeps the digest it had
+        calls += [[s.label, s.digest] for s in self.sequences]
         text = json.dumps(calls, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -248,6 +254,7 @@ def load(path, _extended_by=()):
         raise TrebuchetError(e.strerror or str(e), path) from None
     data, lines = yamlines.load(text, path)
     _null_convention(data)
+    _null_arguments(data)
     _validate_schema(data, lines, path)
     spec = _build(data, path, lines)
     if "extends" in data:
@@ -278,6 +285,8 @@ def _extend(spec, data, lines, chain):
         datatype_lines={**base.datatype_lines, **spec.datatype_lines},
         description=spec.description or base.description,
         leaves_out={**base.leaves_out, **spec.leaves_out},
+        sequences=tuple(s for s in base.sequences
+                        if s.label not in {own.label for own in spec.sequences}) + spec.sequences,
         base_folders=base.include_dirs,
         extends=base.target,
         contract=spec.contract or base.contract)
@@ -306,6 +315,17 @@ def _null_convention(data):
         for values in lists:
             if isinstance(values, list):
                 values[:] = ["NULL" if v is None else v for v in values]
+
+
+def _null_arguments(data):
+    """A call's argument `{p: NULL}` names the value NULL (see above)."""
+    made = data.get("values") if isinstance(data, dict) else None
+    for values in made.values() if isinstance(made, dict) else ():
+        for steps in values.values() if isinstance(values, dict) else ():
+            for step in steps if isinstance(steps, list) else ():
+                args = step.get("args") if isinstance(step, dict) else None
+                if isinstance(args, dict):
+                    args.update({k: "NULL" for k, v in args.items() if v is None})
 
 
 def _schema_message(e):
@@ -373,7 +393,8 @@ def _build(data, path, lines):
                 leaves_out=dict(data.get("leaves_out", {})),
                 functions_line=yamlines.line_of(
                     lines, ("functions",) if "functions" in data else ("extends",)),
-                contract=_contract(data.get("contract")))
+                contract=_contract(data.get("contract")),
+                sequences=sequences_module.read(data, lines, path.resolve()))
 
 
 def _from_folder(flag, folder):
@@ -428,6 +449,8 @@ def _check(spec, data, lines):
                 f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")
+    sequences_module.check(spec, [s for s in spec.sequences if s.where[0] == spec.path],
+                           base_datatypes())
     for i, package in _stated(data, "pkg-config", spec.pkg_config):
         if not pkg_config_knows(package):
             fail(f"pkg-config knows no package '{package}' (nor does PKG_CONFIG_PATH)",

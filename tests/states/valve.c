@@ -1,0 +1,61 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "valve.h"
+
+enum state { NEW, OPEN, FAILED };
+
+struct valve {
+	enum state state;
+	int fd;
+	char *buf;
+};
+
+struct gauge {
+	int level;
+};
+
+valve_t *valve_new(void)
+{
+	valve_t *v = calloc(1, sizeof(*v));
+
+	if (v) {
+		v->fd = -1;
+		v->buf = malloc(64);
+	}
+	return v;
+}
+
+int valve_open(valve_t *v, const char *path)
+{
+	v->fd = path ? open(path, O_RDONLY) : -1;
+	if (v->fd < 0) {
+		/* the defect's cause: the buffer goes, the state says failed */
+		free(v->buf);
+		v->buf = NULL;
+		v->state = FAILED;
+		return -1;
+	}
+	v->state = OPEN;
+	return 0;
+}
+
+int valve_flush(valve_t *v)
+{
+	if (v->state == NEW)
+		return -1;
+	v->buf[0] = 0;  /* a failed valve's buffer is NULL: SIGSEGV */
+	return 0;
+}
+
+gauge_t *gauge_new(void)
+{
+	return calloc(1, sizeof(struct gauge));
+}
+
+int gauge_read(gauge_t *g)
+{
+	return g->level;
+}
