@@ -6,7 +6,9 @@
  * stands in for protected shared libraries; kernel-floor is the least a
  * service in the kernel could cost (one system call's round trip), since no
  * kernel code can be loaded here; rust is the safe language (Modula-3 in
- * the paper).  The process boundary is in scheme_process.c.
+ * the paper); wasm-copy and wasm-shared are software fault isolation, the
+ * services compiled to WebAssembly and back to C (sfi_host.c).  The process
+ * boundary is in scheme_process.c.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -226,34 +228,46 @@ static void pkey_close(struct scheme_ctx *ctx)
 	pkey_free(ctx->pkey);
 }
 
-/* ---- the safe language: the Rust service, loaded beside this program ---- */
+/* ---- libraries loaded from beside this program, so that it builds without their toolchains ---- */
 
-static void *(*rs_open)(uint64_t state_len);
-static int64_t (*rs_call)(void *state, struct svc_req *r);
-static void (*rs_close)(void *state);
-static char rs_why[PATH_MAX + 64];
-
-#define RS_LIBRARY "libprotection_rs.so"
-
-static const char *rust_unavailable(void)
+/* the library's handle, or NULL with why it is not there in why */
+static void *load_beside(const char *library, const char *builder, char *why, size_t why_len)
 {
 	char path[PATH_MAX], *slash;
 	ssize_t n;
 	void *lib;
 
-	if (rs_call)
+	n = readlink("/proc/self/exe", path, sizeof path - strlen(library) - 1);
+	if (n < 0) {
+		snprintf(why, why_len, "cannot find this program's folder");
 		return NULL;
-	n = readlink("/proc/self/exe", path, sizeof path - sizeof RS_LIBRARY - 1);
-	if (n < 0)
-		return "cannot find this program's folder";
+	}
 	path[n] = '\0';
 	slash = strrchr(path, '/');
-	strcpy(slash + 1, RS_LIBRARY);
+	strcpy(slash + 1, library);
 	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		snprintf(rs_why, sizeof rs_why, "%s not built (make bench-protection builds it where cargo is)", path);
+	if (!lib)
+		snprintf(why, why_len, "%s not built (%s)", path, builder);
+	return lib;
+}
+
+/* ---- the safe language: the Rust service ---- */
+
+static void *(*rs_open)(uint64_t state_len);
+static int64_t (*rs_call)(void *state, struct svc_req *r);
+static void (*rs_close)(void *state);
+static char rs_why[PATH_MAX + 96];
+
+static const char *rust_unavailable(void)
+{
+	void *lib;
+
+	if (rs_call)
+		return NULL;
+	lib = load_beside("libprotection_rs.so", "make bench-protection builds it where cargo is", rs_why,
+			  sizeof rs_why);
+	if (!lib)
 		return rs_why;
-	}
 	rs_open = (void *(*)(uint64_t))dlsym(lib, "rs_svc_open");
 	rs_close = (void (*)(void *))dlsym(lib, "rs_svc_close");
 	rs_call = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "rs_svc_call");
@@ -274,6 +288,69 @@ static int64_t rust_call(struct scheme_ctx *ctx, struct svc_req *r)
 static void rust_close(struct scheme_ctx *ctx)
 {
 	rs_close(ctx->rs_state);
+}
+
+/* ---- software fault isolation: the services in WebAssembly, back to C (sfi_host.c) ---- */
+
+static void *(*sfi_open)(uint64_t state_len, uint64_t client_len, uint8_t **client);
+static int64_t (*sfi_call_copy)(void *sandbox, struct svc_req *r);
+static int64_t (*sfi_call_shared)(void *sandbox, struct svc_req *r);
+static void (*sfi_close)(void *sandbox);
+static char sfi_why[PATH_MAX + 96];
+
+static const char *wasm_unavailable(void)
+{
+	void *lib;
+
+	if (sfi_open)
+		return NULL;
+	lib = load_beside("libprotection_wasm.so", "make bench-protection builds it with clang, lld and wabt",
+			  sfi_why, sizeof sfi_why);
+	if (!lib)
+		return sfi_why;
+	sfi_call_copy = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "sfi_call_copy");
+	sfi_call_shared = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "sfi_call_shared");
+	sfi_close = (void (*)(void *))dlsym(lib, "sfi_close");
+	sfi_open = (void *(*)(uint64_t, uint64_t, uint8_t **))dlsym(lib, "sfi_open");
+	return sfi_open && sfi_call_copy && sfi_call_shared && sfi_close ? NULL : "the wasm library lacks sfi_*";
+}
+
+static int wasm_copy_open(struct scheme_ctx *ctx)
+{
+	uint8_t *region;
+
+	ctx->sandbox = sfi_open(ctx->state_len, ctx->client_len, &region);
+	return ctx->sandbox ? 0 : -1;
+}
+
+static int64_t wasm_copy_call(struct scheme_ctx *ctx, struct svc_req *r)
+{
+	return sfi_call_copy(ctx->sandbox, r);
+}
+
+/* shared: the caller's buffers become the sandbox's client region, its own kept for scheme_close */
+static int wasm_shared_open(struct scheme_ctx *ctx)
+{
+	uint8_t *region;
+
+	ctx->sandbox = sfi_open(ctx->state_len, ctx->client_len, &region);
+	if (!ctx->sandbox)
+		return -1;
+	ctx->client_kept = ctx->client;
+	ctx->client = region;
+	return 0;
+}
+
+static int64_t wasm_shared_call(struct scheme_ctx *ctx, struct svc_req *r)
+{
+	return sfi_call_shared(ctx->sandbox, r);
+}
+
+static void wasm_close(struct scheme_ctx *ctx)
+{
+	if (ctx->client_kept)
+		ctx->client = ctx->client_kept;
+	sfi_close(ctx->sandbox);
 }
 
 const struct scheme schemes[] = {
@@ -297,6 +374,10 @@ const struct scheme schemes[] = {
 	  .call = kernel_floor_call },
 	{ .name = "rust", .desc = "the service in safe Rust through its C ABI, bounds and overflow checks on",
 	  .unavailable = rust_unavailable, .open = rust_open, .call = rust_call, .close = rust_close },
+	{ .name = "wasm-copy", .desc = "the service in WebAssembly through wasm2c, bounds-checked, data copied into its memory",
+	  .unavailable = wasm_unavailable, .open = wasm_copy_open, .call = wasm_copy_call, .close = wasm_close },
+	{ .name = "wasm-shared", .desc = "the same, the caller's buffers inside the sandbox's memory, data shared",
+	  .unavailable = wasm_unavailable, .open = wasm_shared_open, .call = wasm_shared_call, .close = wasm_close },
 	{ .name = NULL },
 };
 
