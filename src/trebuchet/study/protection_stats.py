@@ -9,13 +9,18 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
+from trebuchet.study import protection_copy_share
 from trebuchet.study.bench_stats import Interval, newest_of_each
 from trebuchet.store import protection as tables
 
 # the paper's hardware-based options (a boundary the CPU or kernel keeps)
 # and software-based ones, as this bench builds them
 HARDWARE = ("process-copy", "process-shm", "pageprot", "pkey", "kernel-floor")
-SOFTWARE = ("rust",)   # checks are paid per call, as a crossing is: not the paper's software kind
+# software fault isolation first, as the paper's break-even reads it (the
+# sandbox sharing its data, as the paper's SFI did); checks are paid per
+# call, as a crossing is, and wasm-copy copies per call: not the paper's
+# software kind
+SOFTWARE = ("wasm-shared", "rust")
 # the instances the paper's tables quote (Tables 5-7): (bench, size, grain), a title
 REFERENCE = [
     (("nullc", 512, 1024), "nullc 1K"),
@@ -26,6 +31,16 @@ REFERENCE = [
     (("tdbm_i", 512, 1), "tdbm_i 512"),
     (("tdbm_f", 512, 1), "tdbm_f 512"),
     (("tdbm_d", 512, 1), "tdbm_d 512"),
+]
+# Table 7: SFI's beta-1 at the instances it quotes (md5's grain unsaid
+# there: Table 5's 512)
+TABLE7 = [
+    (("md5", 524288, 512), "md5 G=512", 0.61),
+    (("nsieve", 160000, 640), "nsieve 14,683", 0.51),
+    (("tdbm_i", 512, 1), "tdbm_i 512", 0.24),
+    (("tdbm_f", 512, 1), "tdbm_f 512", 0.32),
+    (("tdbm_d", 512, 1), "tdbm_d 512", 0.84),
+    (("nullc", 512, 1024), "nullc 1K", 0.88),
 ]
 PAGE = 4096
 # what decides an assertion here (docs/protection.md says why)
@@ -73,6 +88,7 @@ class ProtectionRun:
     counts: dict                      # {(scheme, bench, size, grain): (instructions, d1, ll)}
     slopes: dict = field(default_factory=dict)   # {(place, scheme): slope on md5}
     assertions: list = field(default_factory=list)
+    copy_share: list = field(default_factory=list)   # [CopyShare]: copying over sharing, per pair
 
     @property
     def places(self):
@@ -114,9 +130,34 @@ class ProtectionRun:
                 out.append((title, got))
         return out
 
+    @property
+    def software_columns(self):
+        """the software schemes measured, and wasm-copy beside them"""
+        return [s for s in SOFTWARE + ("wasm-copy",) if s in self.schemes]
+
+    @property
+    def copy_pairs(self):
+        """the pairs of a copying and a sharing scheme measured"""
+        return list(dict.fromkeys(c.pair for c in self.copy_share))
+
+    def software_costs(self, place):
+        """[(title, Table 7's beta-1, {scheme: Cell})]: each software scheme
+        (and wasm-copy) at Table 7's instances measured here."""
+        out = []
+        for (bench, size, grain), title, paper in TABLE7:
+            got = {s: self.cell(place, bench, size, grain, s) for s in self.software_columns}
+            got = {s: c for s, c in got.items() if c and c.ratio}
+            if got:
+                out.append((title, paper, got))
+        return out
+
+    def table5(self, place):
+        return protection_copy_share.table5(self.copy_share, place)
+
     def as_dict(self):
         return dict(run=self.info, db=self.db, repetitions=self.repetitions,
                     cells=[c.as_dict() for c in self.cells],
+                    copy_share=[c.as_dict() for c in self.copy_share],
                     slopes={f"{p}/{s}": v for (p, s), v in self.slopes.items()},
                     assertions=[asdict(a) for a in self.assertions])
 
@@ -305,7 +346,8 @@ def assertion_5(run):
 
 def summarize(info, db, rows, counts):
     """The ProtectionRun of measurement rows and callgrind counts."""
-    run = ProtectionRun(info, str(db), cells_of(rows), counts)
+    run = ProtectionRun(info, str(db), cells_of(rows), counts,
+                        copy_share=protection_copy_share.copy_share(rows))
     run.slopes = slopes(run)
     run.assertions = [f(run) for f in (assertion_1, assertion_2, assertion_3, assertion_4,
                                        assertion_5)]
