@@ -230,25 +230,37 @@ static void pkey_close(struct scheme_ctx *ctx)
 
 /* ---- libraries loaded from beside this program, so that it builds without their toolchains ---- */
 
-/* the library's handle, or NULL with why it is not there in why */
-static void *load_beside(const char *library, const char *builder, char *why, size_t why_len)
+struct symbol {
+	const char *name;
+	void **slot;        /* a function pointer, filled from the library */
+};
+
+/* NULL when library, beside this program, has every symbol (each slot
+ * then filled); else why not, in why */
+static const char *load_beside(const char *library, const char *builder, const struct symbol *symbols,
+			       char *why, size_t why_len)
 {
 	char path[PATH_MAX], *slash;
 	ssize_t n;
 	void *lib;
 
 	n = readlink("/proc/self/exe", path, sizeof path - strlen(library) - 1);
-	if (n < 0) {
-		snprintf(why, why_len, "cannot find this program's folder");
-		return NULL;
-	}
+	if (n < 0)
+		return "cannot find this program's folder";
 	path[n] = '\0';
 	slash = strrchr(path, '/');
 	strcpy(slash + 1, library);
 	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
+	if (!lib) {
 		snprintf(why, why_len, "%s not built (%s)", path, builder);
-	return lib;
+		return why;
+	}
+	for (const struct symbol *s = symbols; s->name; s++)
+		if (!(*s->slot = dlsym(lib, s->name))) {
+			snprintf(why, why_len, "%s lacks %s", path, s->name);
+			return why;
+		}
+	return NULL;
 }
 
 /* ---- the safe language: the Rust service ---- */
@@ -260,18 +272,13 @@ static char rs_why[PATH_MAX + 96];
 
 static const char *rust_unavailable(void)
 {
-	void *lib;
+	static const struct symbol symbols[] = {
+		{ "rs_svc_open", (void **)&rs_open }, { "rs_svc_call", (void **)&rs_call },
+		{ "rs_svc_close", (void **)&rs_close }, { NULL, NULL },
+	};
 
-	if (rs_call)
-		return NULL;
-	lib = load_beside("libprotection_rs.so", "make bench-protection builds it where cargo is", rs_why,
-			  sizeof rs_why);
-	if (!lib)
-		return rs_why;
-	rs_open = (void *(*)(uint64_t))dlsym(lib, "rs_svc_open");
-	rs_close = (void (*)(void *))dlsym(lib, "rs_svc_close");
-	rs_call = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "rs_svc_call");
-	return rs_open && rs_close && rs_call ? NULL : "the Rust library lacks rs_svc_*";
+	return load_beside("libprotection_rs.so", "make bench-protection builds it where cargo is", symbols,
+			   rs_why, sizeof rs_why);
 }
 
 static int rust_open(struct scheme_ctx *ctx)
@@ -300,19 +307,14 @@ static char sfi_why[PATH_MAX + 96];
 
 static const char *wasm_unavailable(void)
 {
-	void *lib;
+	static const struct symbol symbols[] = {
+		{ "sfi_open", (void **)&sfi_open }, { "sfi_call_copy", (void **)&sfi_call_copy },
+		{ "sfi_call_shared", (void **)&sfi_call_shared }, { "sfi_close", (void **)&sfi_close },
+		{ NULL, NULL },
+	};
 
-	if (sfi_open)
-		return NULL;
-	lib = load_beside("libprotection_wasm.so", "make bench-protection builds it with clang, lld and wabt",
-			  sfi_why, sizeof sfi_why);
-	if (!lib)
-		return sfi_why;
-	sfi_call_copy = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "sfi_call_copy");
-	sfi_call_shared = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "sfi_call_shared");
-	sfi_close = (void (*)(void *))dlsym(lib, "sfi_close");
-	sfi_open = (void *(*)(uint64_t, uint64_t, uint8_t **))dlsym(lib, "sfi_open");
-	return sfi_open && sfi_call_copy && sfi_call_shared && sfi_close ? NULL : "the wasm library lacks sfi_*";
+	return load_beside("libprotection_wasm.so", "make bench-protection builds it with clang, lld and wabt",
+			   symbols, sfi_why, sizeof sfi_why);
 }
 
 static int wasm_copy_open(struct scheme_ctx *ctx)

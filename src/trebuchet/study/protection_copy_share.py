@@ -11,21 +11,13 @@ from dataclasses import dataclass
 from typing import Optional
 
 from trebuchet.study.bench_stats import Interval
+from trebuchet.study.protection_paper import INSTANCES
 
 # (name, copying scheme, sharing scheme)
 PAIRS = (("process", "process-copy", "process-shm"), ("wasm", "wasm-copy", "wasm-shared"))
 # the benchmarks whose block a call is the grain (nullc's block, md5's
 # piece); nsieve sends no block and tdbm one word, so no figure a byte
 BLOCK_BENCHES = ("nullc", "md5")
-# Table 5's rows, the paper's copying overhead in cycles a byte beside each
-TABLE5 = [
-    (("nullc", 512, 1024), "nullc 1K", 9.37),
-    (("md5", 524288, 512), "md5 G=512", 8.04),
-    (("nsieve", 160000, 640), "nsieve 14,683", 1.20),
-    (("tdbm_i", 512, 1), "tdbm_i 512", 0.61),
-    (("tdbm_f", 512, 1), "tdbm_f 512", 0.66),
-    (("tdbm_d", 512, 1), "tdbm_d 512", 0.66),
-]
 
 
 @dataclass
@@ -80,7 +72,7 @@ def table5(pairs, place):
     instances measured here."""
     index = {(c.place, c.pair, c.bench, c.size, c.grain): c for c in pairs}
     out = []
-    for (bench, size, grain), title, paper in TABLE5:
+    for (bench, size, grain), title, paper, _ in INSTANCES:
         got = {pair: index[place, pair, bench, size, grain] for pair, _, _ in PAIRS
                if (place, pair, bench, size, grain) in index}
         if got:

@@ -11,6 +11,7 @@ from typing import Optional
 
 from trebuchet.study import protection_copy_share
 from trebuchet.study.bench_stats import Interval, newest_of_each
+from trebuchet.study.protection_paper import INSTANCES
 from trebuchet.store import protection as tables
 
 # the paper's hardware-based options (a boundary the CPU or kernel keeps)
@@ -31,16 +32,6 @@ REFERENCE = [
     (("tdbm_i", 512, 1), "tdbm_i 512"),
     (("tdbm_f", 512, 1), "tdbm_f 512"),
     (("tdbm_d", 512, 1), "tdbm_d 512"),
-]
-# Table 7: SFI's beta-1 at the instances it quotes (md5's grain unsaid
-# there: Table 5's 512)
-TABLE7 = [
-    (("md5", 524288, 512), "md5 G=512", 0.61),
-    (("nsieve", 160000, 640), "nsieve 14,683", 0.51),
-    (("tdbm_i", 512, 1), "tdbm_i 512", 0.24),
-    (("tdbm_f", 512, 1), "tdbm_f 512", 0.32),
-    (("tdbm_d", 512, 1), "tdbm_d 512", 0.84),
-    (("nullc", 512, 1024), "nullc 1K", 0.88),
 ]
 PAGE = 4096
 # what decides an assertion here (docs/protection.md says why)
@@ -144,7 +135,7 @@ class ProtectionRun:
         """[(title, Table 7's beta-1, {scheme: Cell})]: each software scheme
         (and wasm-copy) at Table 7's instances measured here."""
         out = []
-        for (bench, size, grain), title, paper in TABLE7:
+        for (bench, size, grain), title, _, paper in INSTANCES:
             got = {s: self.cell(place, bench, size, grain, s) for s in self.software_columns}
             got = {s: c for s, c in got.items() if c and c.ratio}
             if got:
