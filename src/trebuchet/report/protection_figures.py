@@ -100,7 +100,6 @@ def _copying(save, out, name, run, place):
                   run.copy_share, place, pair, bench)]
               for pair, _, _ in protection_copy_share.PAIRS for bench in protection_copy_share.BLOCK_BENCHES}
     return _draw(save, out, name, series, 2,
-                 f"the paper's Figure 6: copying's cost a call over sharing's, (C_copy - C_share) / I,"
-                 f" against the block a call moves (place {place}, median of {run.repetitions}"
-                 f" per-repetition differences; Eq. 10's straight line is slope 1)",
+                 f"md5 and nullc, the paper's Figure 6: copying's cost a call over sharing's against"
+                 f" the block (place {place}, median of {run.repetitions}; Eq. 10 is a slope of 1)",
                  "block: bytes a call", "copying over sharing (\u00b5s a call)")
