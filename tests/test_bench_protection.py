@@ -206,6 +206,8 @@ def test_the_statistics_of_a_hand_made_store(hand_store):
     # Table 7: rust a quarter over the plain call at md5 G=512 in two repetitions of three
     [(title, paper, cells)] = run.software_costs("same")
     assert (title, paper, list(cells)) == ("md5 G=512", 0.61, ["rust"])
+    # and in instructions: 5e6 counted under rust against the plain call's 4e6
+    assert run.instruction_beta("rust", cells["rust"]) == pytest.approx(0.25)
 
 
 def test_the_report_page_draws_the_finished_run(hand_store, tmp_path):

@@ -142,6 +142,14 @@ class ProtectionRun:
                 out.append((title, paper, got))
         return out
 
+    def instruction_beta(self, scheme, cell):
+        """beta-1 in instructions: callgrind's count of scheme over the
+        plain call's at cell's instance, less one; None where not counted.
+        Unlike time, it does not vary from run to run."""
+        got = self.counts.get((scheme, cell.bench, cell.size, cell.grain))
+        base = self.counts.get(("none", cell.bench, cell.size, cell.grain))
+        return got[0] / base[0] - 1 if got and base and base[0] else None
+
     def table5(self, place):
         return protection_copy_share.table5(self.copy_share, place)
 
