@@ -394,8 +394,9 @@ const struct scheme *scheme_find(const char *name)
 /*
  * The caller's buffers are a shared mapping for every scheme, not only for
  * the one that shares them with a server, so that every scheme's client
- * touches the same kind of memory.  The service's arena is private to
- * whoever runs the service; a server maps its own (scheme_process.c).
+ * touches the same kind of memory (but wasm-shared's, which open points at
+ * the sandbox's linear memory).  The service's arena is private to whoever
+ * runs the service; a server maps its own (scheme_process.c).
  */
 struct scheme_ctx *scheme_open(const struct scheme *s, uint64_t state_len, uint64_t client_len,
 			       enum placement place, const int cpu[2])
