@@ -198,6 +198,16 @@ def test_the_statistics_of_a_hand_made_store(hand_store):
     assert a[5].today == ("pageprot's overhead a call 500 ns, rust's beta-1 0.25 (medians over"
                           " md5): break-even at a service of 2000 ns, 4,000 instructions (the"
                           " plain call runs 2.00 a ns)")
+    # Table 5: copying 2 ns a byte more than sharing on nullc's 1 KB block, every repetition
+    [(title, paper, got)] = [row for row in run.table5("same") if row[0] == "nullc 1K"]
+    assert (paper, list(got)) == (9.37, ["process"])
+    assert (got["process"].per_call.median, got["process"].per_byte.median) == (2048, 2.0)
+    assert (got["process"].per_call.low, got["process"].per_call.high) == (2048, 2048)
+    # Table 7: rust a quarter over the plain call at md5 G=512 in two repetitions of three
+    [(title, paper, cells)] = run.software_costs("same")
+    assert (title, paper, list(cells)) == ("md5 G=512", 0.61, ["rust"])
+    # and in instructions: 5e6 counted under rust against the plain call's 4e6
+    assert run.instruction_beta("rust", cells["rust"]) == pytest.approx(0.25)
 
 
 def test_the_report_page_draws_the_finished_run(hand_store, tmp_path):
@@ -214,6 +224,9 @@ def test_the_report_page_draws_the_finished_run(hand_store, tmp_path):
         [[16.0, 8.0], [128.0, 64.0], [1024.0, 512.0]]
     assert all((out / f).is_file() for f in drawn["g_protection_md5"]["files"])
     assert drawn["j_protection_normalized"]["lines"]["rust"] == [[512.0, 0.25], [4096.0, 0.25], [32768.0, 0.25]]
+    # Figure 6: copying's premium a call, in microseconds, against the block
+    assert drawn["k_protection_copy"]["lines"] == {"process: nullc": [[1024.0, 2.048], [16384.0, 8.192]]}
+    assert "beside the paper's Table 5" in page and "beside the paper's Table 7" in page
     assert 'href="protection.html"' in (out / "index.html").read_text()
 
 

@@ -3,7 +3,8 @@ plain call returns on every benchmark, and the schemes that promise it turn
 a fault in the service into an error return the caller carries on from.
 
 Runs the built driver only (protbench), building it with make when it is
-missing; the Rust scheme is built and tested where cargo is.  Expected
+missing; the Rust scheme is built and tested where cargo is, the wasm ones
+where clang, wasm-ld and wasm2c are (make bench-protection installs them).  Expected
 results come from Python's own md5 and sieve, and from a dict standing for
 the database."""
 import hashlib
@@ -22,7 +23,9 @@ SVC_EFAULT, SVC_ECRASH = -14, -32
 TDBM_KEY_MAX = 51
 # the schemes that must catch a fault in the service, and the error each gives
 CATCHING = {"guard-mask": SVC_EFAULT, "guard-nomask": SVC_EFAULT, "guard-once": SVC_EFAULT,
-            "process-copy": SVC_ECRASH, "process-shm": SVC_ECRASH, "rust": SVC_EFAULT}
+            "process-copy": SVC_ECRASH, "process-shm": SVC_ECRASH, "rust": SVC_EFAULT,
+            "wasm-copy": SVC_EFAULT, "wasm-shared": SVC_EFAULT}
+WASM_TOOLS = ("clang", "wasm-ld", "wasm2c")
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +33,8 @@ def protbench():
     subprocess.run(["make", "-s", "--no-print-directory", "protection-c"], cwd=ROOT, check=True)
     if shutil.which("cargo"):
         subprocess.run(["make", "-s", "--no-print-directory", "protection-rust"], cwd=ROOT, check=True)
+    if all(shutil.which(tool) for tool in WASM_TOOLS):
+        subprocess.run(["make", "-s", "--no-print-directory", "protection-wasm"], cwd=ROOT, check=True)
     return PROTBENCH
 
 
@@ -198,3 +203,9 @@ def test_the_process_boundary_runs_in_either_placement(protbench, place):
 @pytest.mark.skipif(shutil.which("cargo") is None, reason="no cargo: the Rust scheme is not built")
 def test_the_rust_scheme_is_built_where_cargo_is(schemes):
     assert "rust" in schemes
+
+
+@pytest.mark.skipif(not all(shutil.which(tool) for tool in WASM_TOOLS),
+                    reason="no clang, wasm-ld or wasm2c: the wasm schemes are not built")
+def test_the_wasm_schemes_are_built_where_their_toolchain_is(schemes):
+    assert {"wasm-copy", "wasm-shared"} <= set(schemes)

@@ -6,7 +6,9 @@
  * stands in for protected shared libraries; kernel-floor is the least a
  * service in the kernel could cost (one system call's round trip), since no
  * kernel code can be loaded here; rust is the safe language (Modula-3 in
- * the paper).  The process boundary is in scheme_process.c.
+ * the paper); wasm-copy and wasm-shared are software fault isolation, the
+ * services compiled to WebAssembly and back to C (sfi_host.c).  The process
+ * boundary is in scheme_process.c.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -226,38 +228,57 @@ static void pkey_close(struct scheme_ctx *ctx)
 	pkey_free(ctx->pkey);
 }
 
-/* ---- the safe language: the Rust service, loaded beside this program ---- */
+/* ---- libraries loaded from beside this program, so that it builds without their toolchains ---- */
 
-static void *(*rs_open)(uint64_t state_len);
-static int64_t (*rs_call)(void *state, struct svc_req *r);
-static void (*rs_close)(void *state);
-static char rs_why[PATH_MAX + 64];
+struct symbol {
+	const char *name;
+	void **slot;        /* a function pointer, filled from the library */
+};
 
-#define RS_LIBRARY "libprotection_rs.so"
-
-static const char *rust_unavailable(void)
+/* NULL when library, beside this program, has every symbol (each slot
+ * then filled); else why not, in why */
+static const char *load_beside(const char *library, const char *builder, const struct symbol *symbols,
+			       char *why, size_t why_len)
 {
 	char path[PATH_MAX], *slash;
 	ssize_t n;
 	void *lib;
 
-	if (rs_call)
-		return NULL;
-	n = readlink("/proc/self/exe", path, sizeof path - sizeof RS_LIBRARY - 1);
+	n = readlink("/proc/self/exe", path, sizeof path - strlen(library) - 1);
 	if (n < 0)
 		return "cannot find this program's folder";
 	path[n] = '\0';
 	slash = strrchr(path, '/');
-	strcpy(slash + 1, RS_LIBRARY);
+	strcpy(slash + 1, library);
 	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
-		snprintf(rs_why, sizeof rs_why, "%s not built (make bench-protection builds it where cargo is)", path);
-		return rs_why;
+		snprintf(why, why_len, "%s not built (%s)", path, builder);
+		return why;
 	}
-	rs_open = (void *(*)(uint64_t))dlsym(lib, "rs_svc_open");
-	rs_close = (void (*)(void *))dlsym(lib, "rs_svc_close");
-	rs_call = (int64_t (*)(void *, struct svc_req *))dlsym(lib, "rs_svc_call");
-	return rs_open && rs_close && rs_call ? NULL : "the Rust library lacks rs_svc_*";
+	for (const struct symbol *s = symbols; s->name; s++)
+		if (!(*s->slot = dlsym(lib, s->name))) {
+			snprintf(why, why_len, "%s lacks %s", path, s->name);
+			return why;
+		}
+	return NULL;
+}
+
+/* ---- the safe language: the Rust service ---- */
+
+static void *(*rs_open)(uint64_t state_len);
+static int64_t (*rs_call)(void *state, struct svc_req *r);
+static void (*rs_close)(void *state);
+static char rs_why[PATH_MAX + 96];
+
+static const char *rust_unavailable(void)
+{
+	static const struct symbol symbols[] = {
+		{ "rs_svc_open", (void **)&rs_open }, { "rs_svc_call", (void **)&rs_call },
+		{ "rs_svc_close", (void **)&rs_close }, { NULL, NULL },
+	};
+
+	return load_beside("libprotection_rs.so", "make bench-protection builds it where cargo is", symbols,
+			   rs_why, sizeof rs_why);
 }
 
 static int rust_open(struct scheme_ctx *ctx)
@@ -274,6 +295,64 @@ static int64_t rust_call(struct scheme_ctx *ctx, struct svc_req *r)
 static void rust_close(struct scheme_ctx *ctx)
 {
 	rs_close(ctx->rs_state);
+}
+
+/* ---- software fault isolation: the services in WebAssembly, back to C (sfi_host.c) ---- */
+
+static void *(*sfi_open)(uint64_t state_len, uint64_t client_len, uint8_t **client);
+static int64_t (*sfi_call_copy)(void *sandbox, struct svc_req *r);
+static int64_t (*sfi_call_shared)(void *sandbox, struct svc_req *r);
+static void (*sfi_close)(void *sandbox);
+static char sfi_why[PATH_MAX + 96];
+
+static const char *wasm_unavailable(void)
+{
+	static const struct symbol symbols[] = {
+		{ "sfi_open", (void **)&sfi_open }, { "sfi_call_copy", (void **)&sfi_call_copy },
+		{ "sfi_call_shared", (void **)&sfi_call_shared }, { "sfi_close", (void **)&sfi_close },
+		{ NULL, NULL },
+	};
+
+	return load_beside("libprotection_wasm.so", "make bench-protection builds it with clang, lld and wabt",
+			   symbols, sfi_why, sizeof sfi_why);
+}
+
+static int wasm_copy_open(struct scheme_ctx *ctx)
+{
+	uint8_t *region;
+
+	ctx->sandbox = sfi_open(ctx->state_len, ctx->client_len, &region);
+	return ctx->sandbox ? 0 : -1;
+}
+
+static int64_t wasm_copy_call(struct scheme_ctx *ctx, struct svc_req *r)
+{
+	return sfi_call_copy(ctx->sandbox, r);
+}
+
+/* shared: the caller's buffers become the sandbox's client region, its own kept for scheme_close */
+static int wasm_shared_open(struct scheme_ctx *ctx)
+{
+	uint8_t *region;
+
+	ctx->sandbox = sfi_open(ctx->state_len, ctx->client_len, &region);
+	if (!ctx->sandbox)
+		return -1;
+	ctx->client_kept = ctx->client;
+	ctx->client = region;
+	return 0;
+}
+
+static int64_t wasm_shared_call(struct scheme_ctx *ctx, struct svc_req *r)
+{
+	return sfi_call_shared(ctx->sandbox, r);
+}
+
+static void wasm_close(struct scheme_ctx *ctx)
+{
+	if (ctx->client_kept)
+		ctx->client = ctx->client_kept;
+	sfi_close(ctx->sandbox);
 }
 
 const struct scheme schemes[] = {
@@ -297,6 +376,10 @@ const struct scheme schemes[] = {
 	  .call = kernel_floor_call },
 	{ .name = "rust", .desc = "the service in safe Rust through its C ABI, bounds and overflow checks on",
 	  .unavailable = rust_unavailable, .open = rust_open, .call = rust_call, .close = rust_close },
+	{ .name = "wasm-copy", .desc = "the service in WebAssembly through wasm2c, bounds-checked, data copied into its memory",
+	  .unavailable = wasm_unavailable, .open = wasm_copy_open, .call = wasm_copy_call, .close = wasm_close },
+	{ .name = "wasm-shared", .desc = "the same, the caller's buffers inside the sandbox's memory, data shared",
+	  .unavailable = wasm_unavailable, .open = wasm_shared_open, .call = wasm_shared_call, .close = wasm_close },
 	{ .name = NULL },
 };
 
@@ -311,8 +394,9 @@ const struct scheme *scheme_find(const char *name)
 /*
  * The caller's buffers are a shared mapping for every scheme, not only for
  * the one that shares them with a server, so that every scheme's client
- * touches the same kind of memory.  The service's arena is private to
- * whoever runs the service; a server maps its own (scheme_process.c).
+ * touches the same kind of memory (but wasm-shared's, which open points at
+ * the sandbox's linear memory).  The service's arena is private to whoever
+ * runs the service; a server maps its own (scheme_process.c).
  */
 struct scheme_ctx *scheme_open(const struct scheme *s, uint64_t state_len, uint64_t client_len,
 			       enum placement place, const int cpu[2])

@@ -40,6 +40,9 @@ struct scheme_ctx {
 	int pkey;
 	/* the Rust service */
 	void *rs_state;
+	/* software fault isolation: the sandbox, and the caller's own buffers while it uses the sandbox's */
+	void *sandbox;
+	uint8_t *client_kept;
 };
 
 struct scheme {

@@ -294,7 +294,7 @@ def groups(out, report):
     groups += [(f"(d) heat map of {s.target}",
                 lambda s=s: {f"d_{s.target}": heatmap_figure(out, s)}) for s in report.targets]
     return groups + [("(e, f) I/O benchmarks", lambda: bench_figures(out, report)),
-                     ("(g to j) protection options", lambda: _protection(out, report))]
+                     ("(g to k) protection options", lambda: _protection(out, report))]
 
 
 def _protection(out, report):
@@ -304,7 +304,7 @@ def _protection(out, report):
 
 def draw(some_groups, timed):
     """Draws the groups; {name: figure data}, each name starting with the
-    figure's letter, (a) to (j).  timed(name, draw) draws one group (`bench
+    figure's letter, (a) to (k).  timed(name, draw) draws one group (`bench
     report` times each)."""
     figures = {}
     for name, draw_group in some_groups:

@@ -121,7 +121,7 @@ def protection_page(i, report):
 
 
 def _protection_figure(key):
-    return key[:2] in ("g_", "h_", "i_", "j_") and "_protection_" in key
+    return key[:2] in ("g_", "h_", "i_", "j_", "k_") and "_protection_" in key
 
 
 def write_protection_pages(out, report, figures, version):

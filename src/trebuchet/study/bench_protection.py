@@ -5,8 +5,8 @@ Each repetition runs protbench once per placement (`--reps 1 --first-rep
 R`): every benchmark instance under every scheme, the schemes' order
 rotated by the repetition (protbench.c), the placements' order too.  Each
 line protbench prints is stored as it arrives, so a stopped run keeps what
-it measured.  A scheme that cannot run here (pkey without `pku`, rust
-without its library) is said once and left out.  With instructions, each
+it measured.  A scheme that cannot run here (pkey without `pku`, rust or
+wasm without its library) is said once and left out.  With instructions, each
 in-process scheme then runs each benchmark once more under callgrind,
 which counts the instructions of the calls alone (`--toggle-collect=invoke`,
 one dump per measurement) and simulates the caches."""
@@ -21,7 +21,7 @@ from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
 
 SCHEMES = ("none", "checks", "guard-mask", "guard-nomask", "guard-once", "process-copy",
-           "process-shm", "pageprot", "pkey", "kernel-floor", "rust")
+           "process-shm", "pageprot", "pkey", "kernel-floor", "rust", "wasm-copy", "wasm-shared")
 BENCHMARKS = ("nullc", "md5", "nsieve", "tdbm")
 PLACES = ("same", "split")
 # the schemes whose service runs in a server: callgrind counts the caller

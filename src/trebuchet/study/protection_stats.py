@@ -9,13 +9,19 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
+from trebuchet.study import protection_copy_share
 from trebuchet.study.bench_stats import Interval, newest_of_each
+from trebuchet.study.protection_paper import INSTANCES
 from trebuchet.store import protection as tables
 
 # the paper's hardware-based options (a boundary the CPU or kernel keeps)
 # and software-based ones, as this bench builds them
 HARDWARE = ("process-copy", "process-shm", "pageprot", "pkey", "kernel-floor")
-SOFTWARE = ("rust",)   # checks are paid per call, as a crossing is: not the paper's software kind
+# software fault isolation first, as the paper's break-even reads it (the
+# sandbox sharing its data, as the paper's SFI did); checks are paid per
+# call, as a crossing is, and wasm-copy copies per call: not the paper's
+# software kind
+SOFTWARE = ("wasm-shared", "rust")
 # the instances the paper's tables quote (Tables 5-7): (bench, size, grain), a title
 REFERENCE = [
     (("nullc", 512, 1024), "nullc 1K"),
@@ -73,6 +79,7 @@ class ProtectionRun:
     counts: dict                      # {(scheme, bench, size, grain): (instructions, d1, ll)}
     slopes: dict = field(default_factory=dict)   # {(place, scheme): slope on md5}
     assertions: list = field(default_factory=list)
+    copy_share: list = field(default_factory=list)   # [CopyShare]: copying over sharing, per pair
 
     @property
     def places(self):
@@ -114,9 +121,42 @@ class ProtectionRun:
                 out.append((title, got))
         return out
 
+    @property
+    def software_columns(self):
+        """the software schemes measured, and wasm-copy beside them"""
+        return [s for s in SOFTWARE + ("wasm-copy",) if s in self.schemes]
+
+    @property
+    def copy_pairs(self):
+        """the pairs of a copying and a sharing scheme measured"""
+        return list(dict.fromkeys(c.pair for c in self.copy_share))
+
+    def software_costs(self, place):
+        """[(title, Table 7's beta-1, {scheme: Cell})]: each software scheme
+        (and wasm-copy) at Table 7's instances measured here."""
+        out = []
+        for (bench, size, grain), title, _, paper in INSTANCES:
+            got = {s: self.cell(place, bench, size, grain, s) for s in self.software_columns}
+            got = {s: c for s, c in got.items() if c and c.ratio}
+            if got:
+                out.append((title, paper, got))
+        return out
+
+    def instruction_beta(self, scheme, cell):
+        """beta-1 in instructions: callgrind's count of scheme over the
+        plain call's at cell's instance, less one; None where not counted.
+        Unlike time, it does not vary from run to run."""
+        got = self.counts.get((scheme, cell.bench, cell.size, cell.grain))
+        base = self.counts.get(("none", cell.bench, cell.size, cell.grain))
+        return got[0] / base[0] - 1 if got and base and base[0] else None
+
+    def table5(self, place):
+        return protection_copy_share.table5(self.copy_share, place)
+
     def as_dict(self):
         return dict(run=self.info, db=self.db, repetitions=self.repetitions,
                     cells=[c.as_dict() for c in self.cells],
+                    copy_share=[c.as_dict() for c in self.copy_share],
                     slopes={f"{p}/{s}": v for (p, s), v in self.slopes.items()},
                     assertions=[asdict(a) for a in self.assertions])
 
@@ -305,7 +345,8 @@ def assertion_5(run):
 
 def summarize(info, db, rows, counts):
     """The ProtectionRun of measurement rows and callgrind counts."""
-    run = ProtectionRun(info, str(db), cells_of(rows), counts)
+    run = ProtectionRun(info, str(db), cells_of(rows), counts,
+                        copy_share=protection_copy_share.copy_share(rows))
     run.slopes = slopes(run)
     run.assertions = [f(run) for f in (assertion_1, assertion_2, assertion_3, assertion_4,
                                        assertion_5)]
