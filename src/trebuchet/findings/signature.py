@@ -35,10 +35,9 @@ ClusterFuzz's crash state have theirs):
     address the call left on the stack (harness/crashsite.c), at the
     call's line.
   - The cause: the cases of one site are cut by what their failure needs,
-    found by minimisation (minimise.py): the datatypes of the parameters
-    it needs, with NULL or ZERO named where the contract accepts them
-    (cause_key).  A NULL buffer and a short buffer read past its end are
-    two findings at one site.
+    found by minimisation (minimise.py): whether it needs a NULL the
+    contract accepts, and of which datatype (cause_key).  A NULL buffer
+    and a short buffer read past its end are two findings at one site.
   - Misuse by the cause: a finding whose cause needs a value the contract
     does not accept (a wild, freed or garbage pointer, a closed stream, a
     value its parameter leaves undefined) is marked "misuse".  The same
@@ -464,35 +463,27 @@ def _read_cases(conn, run):
 MISUSE = "|misuse"  # the end of a misuse finding's signature
 
 
-# Values a cause names by value, not only by datatype: an absent object or
-# count is a cause of its own kind (no NULL check; no zero check), where
-# which large size or which short buffer it was is not.
-ABSENT = ("NULL", "ZERO")
-
-
 def cause_key(values, acceptable):
-    """What a signature keeps of a cause (minimise.Cause.values): each
-    needed parameter's datatype, with its value when that is NULL or ZERO
-    and the contract accepts it.  So a NULL buffer and a short buffer read
-    past its end, at one site, are two findings; NULL with a length of one
-    or of a page, one; one helper crashing on a NULL handle from several
-    API functions, one; a NULL the documentation leaves undefined and the
-    wild pointers beside it, one misuse finding."""
-    parts = []
-    for v, ok in zip(values, acceptable):
-        datatype, name = v.split(":", 1)
-        parts.append(f"{datatype} {name}" if name in ABSENT and ok else datatype)
-    return ", ".join(parts) or "any values"
+    """What a signature keeps of a cause (minimise.Cause.values): the
+    datatypes of the NULLs it needs that the contract accepts.  A dropped
+    NULL check is a defect of its own kind: a NULL buffer and a short
+    buffer read past its end, at one site, are two findings.  Which other
+    values a cause needs is no part of it: a recursion too deep is one
+    finding whether the call also needed a flag or not, and the defect
+    reached from several API functions, with their several parameters, is
+    one.  Misuse is told apart by the signature's mark (_with_cause)."""
+    nulls = sorted({v.split(":", 1)[0] for v, ok in zip(values, acceptable)
+                    if ok and v.endswith(":NULL")})
+    return ", ".join(f"NULL {datatype}" for datatype in nulls) or "no NULL"
 
 
 def value_kinds(case):
     """What of a case's values its signature tells apart (cause_key and
-    misuse): per parameter, NULL or ZERO where the contract accepts it,
-    "misuse" where it accepts nothing, else "".  Cases of one function at
-    one site with the same kinds share one minimisation (minimise.py)."""
-    return tuple("misuse" if not ok else name if name in ABSENT else ""
-                 for name, ok in zip((v.split(":", 1)[1] for v in case.values),
-                                     case.acceptable))
+    misuse): per parameter, NULL where the contract accepts it, "misuse"
+    where it accepts nothing, else "".  Cases of one function at one site
+    with the same kinds share one minimisation (minimise.py)."""
+    return tuple("misuse" if not ok else "NULL" if v.endswith(":NULL") else ""
+                 for v, ok in zip(case.values, case.acceptable))
 
 
 def _with_cause(made, case):
