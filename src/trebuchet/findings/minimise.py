@@ -6,9 +6,11 @@ failure does not need (`len = ONE` beside `buf = NULL`).  So, as every
 fuzzer minimises a crashing input before it files it, a failing case is
 tried again with its values replaced, one parameter at a time from the
 first, by the value of that parameter found in the most PASS cases of its
-function in the run (ties: the dictionary's order).  A replacement after
+function in the run (ties: the dictionary's order), or, where that is the
+case's own value, the next.  A replacement after
 which the case still fails the same way (at the same site) is kept: that
-value was incidental.  One after which it passes, or fails another way,
+value was incidental (where the case's own value was the most passing
+one, the case keeps it).  One after which it passes, or fails another way,
 is undone: that parameter is part of the cause.  Replacements are kept as
 they go (not each tried alone), so a case with two faults of one site in
 it (a bad stream and a bad position) is cut down to one of them, not
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 from trebuchet.core.outcomes import FAILING
 
 BUDGET = 2000  # cases a run's findings may run to minimise (`run --minimise-budget`)
+SPAN = "span:"  # a spanning value's later parameters (docs/datatypes.md, section 7)
 
 
 @dataclass
@@ -86,22 +89,25 @@ class Product:
 
 
 def most_passing(cases, product):
-    """{function: [per parameter, the value ("datatype:VALUE") in the most
-    PASS cases, ties broken by the dictionary's order; None when the
-    function has no PASS case]}."""
+    """{function: [per parameter, its values ("datatype:VALUE") that some
+    PASS case holds, the most PASS cases first, ties in the dictionary's
+    order]}."""
     counts = defaultdict(Counter)
     for c in cases:
         if c.outcome == "PASS":
             for i, v in enumerate(c.values):
                 counts[(c.function, i)][v] += 1
-    best = {}
-    for function, positions in product.values.items():
-        best[function] = [
-            min(counts[(function, i)].items(),
-                key=lambda item: (-item[1], order.get(item[0].split(":", 1)[1], len(order))))[0]
-            if counts[(function, i)] else None
-            for i, order in enumerate(positions)]
-    return best
+    return {function: [sorted(counts[(function, i)], key=lambda v: (
+                -counts[(function, i)][v], order.get(v.split(":", 1)[1], len(order))))
+                       for i, order in enumerate(positions)]
+            for function, positions in product.values.items()}
+
+
+def replacement(ranked, value):
+    """The value tried in place of value: the most passing other one (a
+    NULL that passes with most lengths is no replacement for itself when
+    it crashes with one), or None when no PASS case holds another."""
+    return next((v for v in ranked if v != value), None)
 
 
 @dataclass
@@ -165,15 +171,16 @@ class Minimiser:
             # a round: the next parameter of every case being minimised,
             # their replacements run together (one executor for all)
             trying = [(m, m.todo.pop(0)) for m in chosen if m.todo]
-            pairs = [(m.first.function, m.replaced(i, self.best[m.first.function][i]))
-                     for m, i in trying]
+            pairs = [(m.first.function, m.replaced(i, replacement(
+                self.best[m.first.function][i], m.first.values[i]))) for m, i in trying]
             outcomes = self._outcomes(pairs)
             for (m, i), pair in zip(trying, pairs):
                 tried = outcomes[id(pair)]
-                if self._same(tried, m.site):
-                    m.values, m.minimised = pair[1], tried
-                else:
+                if not self._same(tried, m.site):
                     m.needed.append(i)
+                elif m.first.values[i] != self.best[m.first.function][i][0]:
+                    m.values, m.minimised = pair[1], tried
+                # else incidental, and its own value the most passing: kept
         for m in chosen:
             needed = tuple(sorted(m.needed))
             cause = Cause(m.first.function, needed, tuple(m.first.values[i] for i in needed),
@@ -189,14 +196,17 @@ class Minimiser:
         return min(cases, key=lambda c: (c.unacceptable, c.function, c.index))
 
     def _to_replace(self, case):
-        """The parameters whose value is not the most passing one."""
+        """The parameters a PASS case gives another value to try."""
         best = self.best[case.function]
-        return [i for i, v in enumerate(case.values) if best[i] is not None and best[i] != v]
+        return [i for i, v in enumerate(case.values) if replacement(best[i], v) is not None]
 
     def _untried(self, case):
-        """The parameters no PASS case of the function gives a value to try
-        instead: counted in the cause, as nothing shows them incidental."""
-        return [i for i, b in enumerate(self.best[case.function]) if b is None]
+        """The parameters no PASS case of the function gives another value
+        to try: counted in the cause, as nothing shows them incidental.  A
+        span's later parameters are not: their one value is the first's."""
+        best = self.best[case.function]
+        return [i for i, v in enumerate(case.values)
+                if replacement(best[i], v) is None and not v.startswith(SPAN)]
 
     def _key(self, pair):
         function, values = pair
