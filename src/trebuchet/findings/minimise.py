@@ -6,8 +6,8 @@ failure does not need (`len = ONE` beside `buf = NULL`).  So, as every
 fuzzer minimises a crashing input before it files it, a failing case is
 tried again with its values replaced, one parameter at a time from the
 first, by the value of that parameter found in the most PASS cases of its
-function in the run (ties: the dictionary's order), or, where that is the
-case's own value, the next.  A replacement after
+function in the run among those its contract accepts (ties: the
+dictionary's order), or, where that is the case's own value, the next.  A replacement after
 which the case still fails the same way (at the same site) is kept: that
 value was incidental (where the case's own value was the most passing
 one, the case keeps it).  One after which it passes, or fails another way,
@@ -89,14 +89,17 @@ class Product:
 
 
 def most_passing(cases, product):
-    """{function: [per parameter, its values ("datatype:VALUE") that some
-    PASS case holds, the most PASS cases first, ties in the dictionary's
-    order]}."""
+    """{function: [per parameter, the values ("datatype:VALUE") the
+    contract accepts there that some PASS case holds, the most PASS cases
+    first, ties in the dictionary's order]}.  Only acceptable ones: a wild
+    pointer put in place of another shows nothing incidental, and a
+    minimised case holding one says nothing to a maintainer."""
     counts = defaultdict(Counter)
     for c in cases:
         if c.outcome == "PASS":
-            for i, v in enumerate(c.values):
-                counts[(c.function, i)][v] += 1
+            for i, (v, ok) in enumerate(zip(c.values, c.acceptable)):
+                if ok:
+                    counts[(c.function, i)][v] += 1
     return {function: [sorted(counts[(function, i)], key=lambda v: (
                 -counts[(function, i)][v], order.get(v.split(":", 1)[1], len(order))))
                        for i, order in enumerate(positions)]
