@@ -1,0 +1,333 @@
+"""The rules that read one documentation sentence (sentences.Sentence) of a
+function and propose the promises it makes: its error convention, values a
+parameter accepts, errors promised on a value, values left undefined.
+Rules over the text only, no model; docs/contracts.md, "Contracts drafted
+from the documentation", lists them and the sentence shapes they miss, and
+tests/data/contract_sentences.yaml holds real sentences with the promises
+each must give.
+
+A rule that matched but cannot be sure (advice, "should", a value the
+parameter's datatype does not have, a NULL return that may be an answer)
+still gives its promise, with `doubt` saying why: the draft writes it
+commented out."""
+import errno as errno_module
+import re
+from dataclasses import dataclass
+
+# the base datatypes whose values hold NULL, an empty string, a zero
+_HAS_NULL = {"buffer", "callback", "command", "FILE", "format", "mode", "path", "pointer", "string"}
+_HAS_EMPTY = {"command", "format", "mode", "path", "string"}
+_HAS_ZERO = {"int", "int64", "size", "offset", "double", "float"}
+_ERRNOS = set(errno_module.errorcode.values())
+
+_NULL = (r"(?:(?:a\s+|the\s+)?(?:NULL|Z_NULL|null|nil|nullptr)(?:\s+pointer)?\b|a\s+null\s+pointer"
+         r"|\(?NULL\)?)(?!-)")
+_ZERO = r"(?:zero|0|0L|0U)\b"
+_EMPTY = r"(?:an?\s+)?empty(?:\s+string)?\b|\"\""
+_VALUE = rf"(?P<what>{_NULL}|{_ZERO}|{_EMPTY})"
+_SUBJECT = r"(?P<subj>[^,;:()]*?)"
+
+# "If code is NULL", "when len is 0", "strm or buf are NULL"
+_CONDITION = re.compile(rf"{_SUBJECT}\s*\b(?:is|are|was|were|being|equals?|==|is\s+set\s+to|is\s+given\s+as"
+                        rf"|is\s+passed\s+as|are\s+both|is\s+specified\s+as)\s+{_VALUE}", re.I)
+# "passing NULL for buf", "NULL is passed as the key"
+_PASSED = [re.compile(rf"(?:pass(?:ing|ed)?|giv(?:ing|en)|with|specifying)\s+{_VALUE}\s+(?:as|for|to|in)\s+"
+                      rf"(?:the\s+)?(?P<subj>\w+)", re.I),
+           re.compile(rf"{_VALUE}\s+(?:is|was)\s+(?:passed|given|specified)\s+(?:as|for|in)\s+"
+                      rf"(?:the\s+)?(?P<subj>\w+)", re.I)]
+# "buf may be NULL", "ctx can also be NULL"
+_MAY = re.compile(rf"{_SUBJECT}\s*\b(?:may|can|might|is\s+allowed\s+to|is\s+permitted\s+to)\s+"
+                  rf"(?:also\s+|optionally\s+|safely\s+)?be\s+(?:set\s+to\s+|passed\s+as\s+)?{_VALUE}", re.I)
+# "strm must not be NULL", "ctx cannot be NULL", "buf must be non-NULL"
+_MUST_NOT = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should|cannot|can\s*not|may\s+not|must\s+never)"
+                       rf"\s+(?:not\s+|never\s+)?be\s+{_VALUE}", re.I)
+_MUST_BE_SET = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+(?:always\s+)?be\s+"
+                          r"(?:non-?NULL|not\s+NULL|a\s+non-?null\b|non-?null\b|non-?empty\b)", re.I)
+# "must be a valid ...", "must have been returned by ...", "must point to ..."
+_MUST_VALID = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+(?:be\s+a\s+valid\b|be\s+valid\b"
+                         r"|point\s+to\b|refer\s+to\b|be\s+a\s+pointer\s+to\b"
+                         r"|(?:have\s+been|be)\s+(?:returned|allocated|created|obtained|initiali[sz]ed"
+                         r"|opened|set\s+up)\b)", re.I)
+_UNDEFINED_WORDS = re.compile(r"\bundefined\b|\bwill\s+crash\b|\bnot\s+(?:allowed|permitted)\b"
+                              r"|\bis\s+an\s+error\s+to\s+pass\b|\bsegfault|\bcrash(?:es)?\b", re.I)
+_NO_OP = re.compile(r"\b(?:no\s+(?:operation|action)|nothing\s+(?:is\s+done|happens)|does\s+nothing"
+                    r"|is\s+ignored|no-?op|has\s+no\s+effect)\b", re.I)
+_ERROR_MACRO = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*ERR(?:OR)?[A-Z0-9_]*\b")
+_ERROR_WORDS = re.compile(r"\b(?:an?|the|of|on|upon)\s+error\b|\berror\s+(?:code|value|status|is\s+returned)"
+                          r"|\bfails?\b|\bfailure\b|\bunsuccessful\b|\bnegative\b|\b-1\b|\bEOF\b"
+                          r"|\berrno\b", re.I)
+_RETURNS_NULL = re.compile(rf"\breturns?\s+{_NULL}|\b{_NULL}\s+is\s+returned", re.I)
+_RETURNS_FALSE = re.compile(r"\breturns?\s+(?:0|zero|false|FALSE)\b|\b(?:0|false|FALSE)\s+is\s+returned")
+_ERRNO_SET = re.compile(r"\berrno\s+(?:is\s+|will\s+be\s+)?(?:set\s+)?(?:to\s+|=\s*)\[?(E[A-Z0-9]+)"
+                        r"|\bfails?\s+with\s+(E[A-Z0-9]+)|\bsets?\s+errno\s+to\s+(E[A-Z0-9]+)")
+
+# error conventions: (when, pattern); the first that matches a sentence about what is returned
+_CONVENTIONS = [
+    ("null", re.compile(rf"(?:\breturns?\s+{_NULL}|\b{_NULL}\s+(?:is|will\s+be)\s+returned"
+                        r"|\botherwise,?\s+(?:it\s+returns\s+)?NULL\b|\bor\s+NULL\b)", re.I)),
+    ("negative", re.compile(r"(?:\breturns?\s+-1\b|-1\s+(?:is|will\s+be)\s+returned|\b-1\s+(?:on|if|upon)"
+                            r"|\bnegative\s+(?:value|number|integer|error(?:\s+code)?|errno|code|result)"
+                            r"|\bless\s+than\s+(?:zero|0)\b|\breturns?\s+<\s*0)", re.I)),
+    ("eof", re.compile(r"\bEOF\s+(?:is\s+returned|on|if|upon)|\breturns?\s+EOF\b")),
+    ("nonzero", re.compile(r"(?:zero|\b0)\s+(?:on|if|upon|for|when)\s+success.*(?:non-?zero|error\s+code)"
+                           r"|\bnon-?zero\s+(?:value\s+)?(?:on|if|upon|in\s+case\s+of)\s+(?:error|failure)"
+                           r"|\b(?:0|zero)\s+is\s+returned\s+(?:on|upon)\s+success", re.I)),
+    ("zero", re.compile(r"\b(?:0|zero|false|FALSE)\s+(?:on|if|upon|in\s+case\s+of|when)\s+(?:an?\s+)?"
+                        r"(?:error|failure|fail)|\breturns?\s+(?:0|zero|false|FALSE)\s+(?:on|if|upon)\s+"
+                        r"(?:error|failure)|\b(?:1|true|TRUE|non-?zero)\s+(?:on|if|upon)\s+success\b.*"
+                        r"\b(?:0|zero|false|FALSE)\b", re.I)),
+]
+_ANSWER_NULL = re.compile(r"\bnot\s+found\b|\bno\s+(?:such|more|match)\b|\bdoes\s+not\s+(?:exist|contain)"
+                          r"|\bend\s+of\b|\bis\s+empty\b|\bnone\b|\bif\s+there\s+is\s+no\b", re.I)
+
+
+@dataclass(frozen=True)
+class Function:
+    """What the rules need of a function."""
+    name: str
+    params: tuple              # ((name, datatype, kind), ...); kind: pointer, integer, floating, span
+    returns: str = "integer"   # pointer, integer, floating, void
+    signed: bool = True        # an integer return's signedness
+    macros: tuple = ()         # ((name, int value), ...) the header defines
+
+
+@dataclass(frozen=True)
+class Promise:
+    kind: str             # error (the convention), accepts, errors, undefined
+    param: str = ""
+    values: tuple = ()    # value names of the parameter's datatype
+    errno: str = ""
+    when: str = ""        # the convention, for kind error
+    doubt: str = ""       # why it is commented out; "" when sure
+    sentence: object = None
+
+    def short(self):
+        """One line of it, as the corpus writes it: `errors code NULL EINVAL`,
+        `error null`, with `?` before one in doubt."""
+        words = [self.kind, self.when] if self.kind == "error" else \
+            [self.kind, self.param, ",".join(self.values)] + ([self.errno] if self.errno else [])
+        return ("?" if self.doubt else "") + " ".join(words)
+
+
+def promises(sentence, fn):
+    """The promises one sentence makes of fn."""
+    text = sentence.text
+    out = []
+    out += _convention(sentence, fn)
+    out += _undefined(sentence, fn)
+    out += _accepts(sentence, fn)
+    out += _conditions(sentence, fn, text)
+    return _unique(out)
+
+
+def _unique(found):
+    seen, out = set(), []
+    for p in found:
+        key = (p.kind, p.param, p.values, p.when)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+# ---- the parameters and values a phrase names ----
+
+def _params_in(subject, fn, sentence):
+    """The parameters a subject phrase names: not `strm->next_in`, not
+    `*ptr` (a field, what it points to); the @param paragraph's own when the
+    phrase names none and no field of it."""
+    names = []
+    for name, _, _ in fn.params:
+        for m in re.finditer(rf"(?<![\w*&>.]){re.escape(name)}\b(?!\s*(?:->|\.\w|\[))", subject):
+            names.append(name)
+            break
+    if not names and sentence.param in {n for n, _, _ in fn.params} \
+            and not re.search(r"\w(?:->|\.)\w", subject) \
+            and not re.search(r"\b(?:the\s+)?(?:return(?:ed)?\s+value|result|output)\b", subject, re.I):
+        names = [sentence.param]
+    return names
+
+
+def _value(what):
+    what = what.strip().lower()
+    if "null" in what or what == "nil" or "nullptr" in what:
+        return "NULL"
+    if "empty" in what or what == '""':
+        return "EMPTY"
+    return "ZERO"
+
+
+def _fits(fn, param, value):
+    """(value names, doubt) for a parameter: the values of its datatype the
+    words mean, or why it has none. A buffer drawn with its length as one
+    value (a span `trebuchet init` drafts) has its NULL and empty shapes."""
+    datatype, kind = next((d, k) for n, d, k in fn.params if n == param)
+    if kind == "span":
+        # the pointer's NULL, the length's zero: the pair's values that hold them
+        shapes = {"NULL": ("NULL_ZERO", "NULL_LEN"), "ZERO": ("EMPTY", "NULL_ZERO")}
+        if (datatype == "span") == (value == "ZERO") and value in shapes:
+            return shapes[value], ""
+        return (value,), f"{param} is drawn with its buffer or length as one value: pick its values by hand"
+    if value == "NULL":
+        if kind == "pointer" and (datatype in _HAS_NULL or datatype not in _HAS_ZERO):
+            return (value,), ""
+        return (value,), f"{param} is no pointer ({datatype})"
+    if value == "EMPTY":
+        return (value,), "" if datatype in _HAS_EMPTY else f"{datatype} has no EMPTY value"
+    if kind in ("integer", "floating") and datatype in _HAS_ZERO:
+        return (value,), ""
+    if kind == "pointer":
+        return (value,), f"{param} is a pointer: zero may mean NULL or a zero it points to"
+    return (value,), f"{datatype} has no ZERO value"
+
+
+def _onto_span(fn, param, values):
+    """(parameter, values): a span's length is named by its buffer, which
+    holds the pair's values in the spec."""
+    names = [n for n, _, _ in fn.params]
+    i = names.index(param)
+    if fn.params[i][1] == "span" and i > 0:
+        return names[i - 1], values
+    return param, values
+
+
+def _each(kind, params, value, sentence, fn, doubt="", errno=""):
+    out = []
+    for p in params:
+        values, why = _fits(fn, p, value)
+        out.append(Promise(kind, *_onto_span(fn, p, values), errno, doubt=doubt or why, sentence=sentence))
+    return out
+
+
+# ---- the rules ----
+
+def _undefined(sentence, fn):
+    out, text = [], sentence.text
+    for m in _MUST_NOT.finditer(text):
+        if re.match(r"(?:may|can)\b", m.group("modal"), re.I) and not re.match(
+                r"may\s+not|can\s*not", m.group("modal"), re.I):
+            continue
+        doubt = "\"should\" is advice, not a rule" if m.group("modal").lower() == "should" else ""
+        out += _each("undefined", _params_in(m.group("subj"), fn, sentence), _value(m.group("what")),
+                     sentence, fn, doubt)
+    for pattern in (_MUST_BE_SET, _MUST_VALID):
+        for m in pattern.finditer(text):
+            doubt = "\"should\" is advice, not a rule" if m.group("modal").lower() == "should" else ""
+            value = "EMPTY" if "empty" in m.group(0).lower() else "NULL"
+            for p in _params_in(m.group("subj"), fn, sentence):
+                values, why = _fits(fn, p, value)
+                if why and pattern is _MUST_VALID:
+                    why = f"which values of {p} are invalid is not said"
+                out.append(Promise("undefined", *_onto_span(fn, p, values), doubt=doubt or why,
+                                   sentence=sentence))
+    return out
+
+
+def _accepts(sentence, fn):
+    out, text = [], sentence.text
+    for m in _MAY.finditer(text):
+        out += _each("accepts", _params_in(m.group("subj"), fn, sentence), _value(m.group("what")),
+                     sentence, fn)
+    if sentence.param and any(sentence.param == n for n, _, _ in fn.params):
+        if re.search(rf"\bor\s+{_NULL}\s*(?:[,.;)]|$|\bif\b|\bfor\b|\bto\b)", text) \
+                and not _MUST_NOT.search(text):
+            out += _each("accepts", [sentence.param], "NULL", sentence, fn)
+        elif re.search(r"\boptional\b", text, re.I) and not _MUST_NOT.search(text):
+            out += _each("accepts", [sentence.param], "NULL", sentence, fn,
+                         doubt="\"optional\" may not mean NULL")
+        elif re.match(rf"^\w+:\s*(?:if|when)\s+(?:it\s+is\s+|set\s+to\s+)?{_VALUE}\s*,", text, re.I):
+            out += _each("accepts", [sentence.param], "NULL", sentence, fn)
+    return out
+
+
+def _conditions(sentence, fn, text):
+    """A value in a condition ("if code is NULL, ...", "... when len is 0"):
+    an error promised where the sentence names one, undefined where it says
+    so, else a value the function describes and accepts."""
+    out = []
+    found = [(m.group("subj"), m.group("what"), m.start()) for m in _CONDITION.finditer(text)]
+    found += [(m.group("subj"), m.group("what"), m.start())
+              for pattern in _PASSED for m in pattern.finditer(text)]
+    for subject, what, _ in found:
+        if re.search(r"\b(?:not|never|non)\b", subject, re.I) or _MUST_NOT.search(text) \
+                or _MAY.search(text):
+            continue
+        params = _params_in(subject, fn, sentence) if subject else []
+        value = _value(what)
+        errno = sentence.errno or _errno_of(text)
+        if _UNDEFINED_WORDS.search(text):
+            out += _each("undefined", params, value, sentence, fn)
+        elif errno or _is_error(text, fn):
+            doubt = "the function reports no error (void)" if fn.returns == "void" and not errno else ""
+            out += _each("errors", params, value, sentence, fn, doubt, errno)
+        elif _RETURNS_FALSE.search(text) and fn.returns != "void":
+            out += _each("accepts", params, value, sentence, fn,
+                         doubt="whether the value it returns is an error is not said")
+        else:
+            out += _each("accepts", params, value, sentence, fn)
+    return out
+
+
+def _errno_of(text):
+    m = _ERRNO_SET.search(text)
+    name = next((g for g in m.groups() if g), None) if m else None
+    return name if name in _ERRNOS else ""
+
+
+def _is_error(text, fn):
+    """The sentence names an error as the outcome."""
+    if _NO_OP.search(text):
+        return False
+    if _ERROR_MACRO.search(text) or _ERROR_WORDS.search(text):
+        return True
+    return fn.returns == "pointer" and bool(_RETURNS_NULL.search(text))
+
+
+def _convention(sentence, fn):
+    """The error convention a sentence about the return value gives."""
+    text = sentence.text
+    if fn.returns == "void" or not re.search(r"\breturn|\bRETURN", text + sentence.section):
+        return []
+    called = set(re.findall(r"\b(\w+)\s*\(\)|\b(\w+)\([^)]*\)\s+(?:should|must|will|returns?)\b", text))
+    called = {a or b for a, b in called}
+    if called and fn.name not in called:
+        return []  # about another function (a callback's out()), not this one
+    for when, pattern in _CONVENTIONS:
+        if not pattern.search(text):
+            continue
+        if when == "null":
+            if fn.returns != "pointer":
+                continue
+            doubt = "" if _ERROR_WORDS.search(text) or re.search(
+                r"\b(?:otherwise|cannot|could\s+not|insufficient|out\s+of\s+memory|unable)\b", text, re.I) \
+                else "NULL may be an answer here (then null_valid)" if _ANSWER_NULL.search(text) \
+                else "the sentence does not say NULL is an error"
+            return [Promise("error", when=when, doubt=doubt, sentence=sentence)]
+        if fn.returns != "integer" or (when == "negative" and not fn.signed):
+            continue
+        if when in ("negative", "nonzero", "zero") and not (
+                _ERROR_WORDS.search(text) or re.search(r"\bsuccess|\botherwise\b", text, re.I)):
+            continue
+        return [Promise("error", when=when, sentence=sentence)]
+    return _convention_by_macro(sentence, fn)
+
+
+def _convention_by_macro(sentence, fn):
+    """"returns Z_STREAM_ERROR if ...": the sign of the error code's value."""
+    if fn.returns != "integer":
+        return []
+    macros = dict(fn.macros)
+    for name in _ERROR_MACRO.findall(sentence.text):
+        if not re.search(rf"\b{name}\s+(?:is|will\s+be)\s+returned|\b{name}\s+(?:if|on|when|for)\b",
+                         sentence.text):
+            continue
+        value = macros.get(name)
+        if value is None:
+            return [Promise("error", when="negative", sentence=sentence,
+                            doubt=f"the value of {name} is not known to be negative")]
+        if value < 0 and fn.signed:
+            return [Promise("error", when="negative", sentence=sentence)]
+        if value > 0:
+            return [Promise("error", when="nonzero", sentence=sentence,
+                            doubt=f"{name} is {value}: is every nonzero return an error?")]
+    return []
