@@ -14,6 +14,8 @@ import errno as errno_module
 import re
 from dataclasses import dataclass
 
+from trebuchet.init.man_pages import unwidened
+
 # the base datatypes whose values hold NULL, an empty string, a zero
 _HAS_NULL = {"buffer", "callback", "command", "FILE", "format", "mode", "path", "pointer", "string"}
 _HAS_EMPTY = {"command", "format", "mode", "path", "string"}
@@ -25,7 +27,7 @@ _NULL = (r"(?:(?:a\s+|the\s+)?(?:NULL|Z_NULL|null|nil|nullptr)(?:\s+pointer)?\b|
 _ZERO = r"(?:zero|0|0L|0U)\b"
 _EMPTY = r"(?:an?\s+)?empty(?:\s+string)?\b|\"\""
 _VALUE = rf"(?P<what>{_NULL}|{_ZERO}|{_EMPTY})"
-_SUBJECT = r"(?P<subj>[^,;:()]*?)"
+_SUBJECT = r"(?P<subj>(?:[^,;:()]|\(\))*?)"
 
 # "If code is NULL", "when len is 0", "strm or buf are NULL"
 _CONDITION = re.compile(rf"{_SUBJECT}\s*\b(?:is|are|was|were|being|equals?|==|is\s+set\s+to|is\s+given\s+as"
@@ -54,18 +56,18 @@ _NO_OP = re.compile(r"\b(?:no\s+(?:operation|action)|nothing\s+(?:is\s+done|happ
                     r"|is\s+ignored|no-?op|has\s+no\s+effect)\b", re.I)
 _ERROR_MACRO = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*ERR(?:OR)?[A-Z0-9_]*\b")
 _ERROR_WORDS = re.compile(r"\b(?:an?|the|of|on|upon)\s+error\b|\berror\s+(?:code|value|status|is\s+returned)"
-                          r"|\bfails?\b|\bfailure\b|\bunsuccessful\b|\bnegative\b|\b-1\b|\bEOF\b"
+                          r"|\bfails?\b|\bfailure\b|\bunsuccessful\b|\bnegative\b|(?<!\w)-1\b|\bEOF\b"
                           r"|\berrno\b", re.I)
-_RETURNS_NULL = re.compile(rf"\breturns?\s+{_NULL}|\b{_NULL}\s+is\s+returned", re.I)
-_RETURNS_FALSE = re.compile(r"\breturns?\s+(?:0|zero|false|FALSE)\b|\b(?:0|false|FALSE)\s+is\s+returned")
+_YIELD = r"\b(?:yield|result|return\s+value)\s+(?:of\s+(?:the|this)\s+function\s+)?is\s+"
+_RETURNS_NULL = re.compile(rf"\breturns?\s+{_NULL}|\b{_NULL}\s+is\s+returned|{_YIELD}{_NULL}", re.I)
 _ERRNO_SET = re.compile(r"\berrno\s+(?:is\s+|will\s+be\s+)?(?:set\s+)?(?:to\s+|=\s*)\[?(E[A-Z0-9]+)"
                         r"|\bfails?\s+with\s+(E[A-Z0-9]+)|\bsets?\s+errno\s+to\s+(E[A-Z0-9]+)")
 
 # error conventions: (when, pattern); the first that matches a sentence about what is returned
 _CONVENTIONS = [
-    ("null", re.compile(rf"(?:\breturns?\s+{_NULL}|\b{_NULL}\s+(?:is|will\s+be)\s+returned"
+    ("null", re.compile(rf"(?:\breturns?\s+{_NULL}|\b{_NULL}\s+(?:is|will\s+be)\s+returned|{_YIELD}{_NULL}"
                         r"|\botherwise,?\s+(?:it\s+returns\s+)?NULL\b|\bor\s+NULL\b)", re.I)),
-    ("negative", re.compile(r"(?:\breturns?\s+-1\b|-1\s+(?:is|will\s+be)\s+returned|\b-1\s+(?:on|if|upon)"
+    ("negative", re.compile(r"(?:\breturns?\s+-1\b|-1\s+(?:is|will\s+be)\s+returned|(?<!\w)-1\s+(?:on|if|upon|in\s+case\s+of|when|to\s+indicate)"
                             r"|\bnegative\s+(?:value|number|integer|error(?:\s+code)?|errno|code|result)"
                             r"|\bless\s+than\s+(?:zero|0)\b|\breturns?\s+<\s*0)", re.I)),
     ("eof", re.compile(r"\bEOF\s+(?:is\s+returned|on|if|upon)|\breturns?\s+EOF\b")),
@@ -111,13 +113,11 @@ class Promise:
 
 def promises(sentence, fn):
     """The promises one sentence makes of fn."""
-    text = sentence.text
-    out = []
-    out += _convention(sentence, fn)
-    out += _undefined(sentence, fn)
-    out += _accepts(sentence, fn)
-    out += _conditions(sentence, fn, text)
-    return _unique(out)
+    values = _undefined(sentence, fn) + _accepts(sentence, fn) + _conditions(sentence, fn)
+    convention = _convention(sentence, fn)
+    if values and all(p.doubt for p in convention):
+        convention = []  # "if code is NULL, returns NULL": said of that value, not of every error
+    return _unique(convention + values)
 
 
 def _unique(found):
@@ -136,16 +136,35 @@ def _params_in(subject, fn, sentence):
     """The parameters a subject phrase names: not `strm->next_in`, not
     `*ptr` (a field, what it points to); the @param paragraph's own when the
     phrase names none and no field of it."""
-    names = []
+    names = _by_position(subject, fn)
     for name, _, _ in fn.params:
         for m in re.finditer(rf"(?<![\w*&>.]){re.escape(name)}\b(?!\s*(?:->|\.\w|\[))", subject):
             names.append(name)
             break
+    names = list(dict.fromkeys(names))
     if not names and sentence.param in {n for n, _, _ in fn.params} \
             and not re.search(r"\w(?:->|\.)\w", subject) \
             and not re.search(r"\b(?:the\s+)?(?:return(?:ed)?\s+value|result|output)\b", subject, re.I):
         names = [sentence.param]
     return names
+
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
+             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5}
+
+
+def _by_position(subject, fn):
+    """"the second argument", "the 5th parameter"; "the argument", "its
+    argument" of a function of one."""
+    m = re.search(r"\b(?:the|its)\s+(?:(\w+)\s+)?(?:argument|parameter)\b(?!\s+\w+\s+(?:is|are)\b)",
+                  subject, re.I)
+    if not m or re.search(r"\b(?:both|either|all|any)\b", subject[:m.start()], re.I):
+        return []
+    word = (m.group(1) or "").lower()
+    if not word and len(fn.params) == 1:
+        return [fn.params[0][0]]
+    i = _ORDINALS.get(word)
+    return [fn.params[i][0]] if i is not None and i < len(fn.params) else []
 
 
 def _value(what):
@@ -240,11 +259,11 @@ def _accepts(sentence, fn):
     return out
 
 
-def _conditions(sentence, fn, text):
+def _conditions(sentence, fn):
     """A value in a condition ("if code is NULL, ...", "... when len is 0"):
     an error promised where the sentence names one, undefined where it says
     so, else a value the function describes and accepts."""
-    out = []
+    out, text = [], sentence.text
     found = [(m.group("subj"), m.group("what"), m.start()) for m in _CONDITION.finditer(text)]
     found += [(m.group("subj"), m.group("what"), m.start())
               for pattern in _PASSED for m in pattern.finditer(text)]
@@ -260,10 +279,7 @@ def _conditions(sentence, fn, text):
         elif errno or _is_error(text, fn):
             doubt = "the function reports no error (void)" if fn.returns == "void" and not errno else ""
             out += _each("errors", params, value, sentence, fn, doubt, errno)
-        elif _RETURNS_FALSE.search(text) and fn.returns != "void":
-            out += _each("accepts", params, value, sentence, fn,
-                         doubt="whether the value it returns is an error is not said")
-        else:
+        else:  # described: it returns (whether "returns 0" is an error is no matter)
             out += _each("accepts", params, value, sentence, fn)
     return out
 
@@ -286,11 +302,14 @@ def _is_error(text, fn):
 def _convention(sentence, fn):
     """The error convention a sentence about the return value gives."""
     text = sentence.text
-    if fn.returns == "void" or not re.search(r"\breturn|\bRETURN", text + sentence.section):
+    if fn.returns == "void" or not re.search(r"\breturn|\byield\b|\bresult\b", text + " " + sentence.section,
+                                               re.I):
         return []
+    if re.search(r"\b(?:should|must|shall)\s+return\b", text, re.I):
+        return []  # what a callback must do, not what this function does
     called = set(re.findall(r"\b(\w+)\s*\(\)|\b(\w+)\([^)]*\)\s+(?:should|must|will|returns?)\b", text))
     called = {a or b for a, b in called}
-    if called and fn.name not in called:
+    if called and not {fn.name, unwidened(fn.name)} & called:
         return []  # about another function (a callback's out()), not this one
     for when, pattern in _CONVENTIONS:
         if not pattern.search(text):

@@ -18,7 +18,9 @@ _TAG = re.compile(r"^[@\\](param|arg|return|returns|retval|result|brief|note|war
 _END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)(?<!\bNo)"
                   r"[.!?](?=\s+[A-Z(\"'`@]|\s{2,}|\s*$)")
 _ERRNO_ENTRY = re.compile(r"^(E[A-Z0-9]+): ")
-_MARKUP = re.compile(r"[@\\](?:p|a|c|b|e|em|ref|link|endlink)\s+|</?(?:b|i|tt|code|em)>|`")
+_MARKUP = re.compile(r"[@\\](?:p|a|c|b|e|em|ref|link|endlink)\s+|</?(?:b|i|tt|code|em|li|ul|dd|dt)>|`"
+                     r"|(?<!\S)\^|\)\^")
+_LINK = re.compile(r"\[([A-Za-z][^\]]*)\]")  # sqlite3.h's [sqlite3_open()], a link
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def _sentences(para, file):
         elif text:
             text += " "
         starts.append((len(text), number))
-        text += _MARKUP.sub("", line)
+        text += _LINK.sub(r"\1", _MARKUP.sub("", line))
     out, begin = [], 0
     for m in list(_END.finditer(text)) + [None]:
         end = m.end() if m else len(text)
