@@ -161,9 +161,10 @@ def find(name, roots):
     for candidate in (name, unwidened(name)):
         for root in roots:
             for section in ("man3", "man2"):
-                found = sorted((root / section).glob(f"{candidate}.[23]*"))
-                if found:
-                    return found[0]
+                # NAME.3 or NAME.3.gz: not a language binding's NAME.3tcl or NAME.3pm
+                for suffix in (section[-1], section[-1] + ".gz"):
+                    if (root / section / f"{candidate}.{suffix}").is_file():
+                        return root / section / f"{candidate}.{suffix}"
     return None
 
 
