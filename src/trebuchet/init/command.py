@@ -66,7 +66,7 @@ def run(headers, library, out_dir=".", prefix="", target=None, update=False, doc
                              f" {lib_file}")
     declared = [f for f in header.functions if f.name in {g.name for g in d.functions}]
     said = documentation.gather(declared, docs, look_up_manual)
-    contract_draft.attach(d.functions, declared, said, header.negatives)
+    contract_draft.attach(d.functions, declared, said, _error_codes(header))
     target = target or target_name(library)
     out_dir.mkdir(parents=True, exist_ok=True)
     spec_path = out_dir / f"{target}.yaml"
@@ -99,6 +99,13 @@ def _undeclared(exported, header, prefix):
             f"{' with prefix ' + prefix if prefix else ''} declared in none of the headers read,"
             f" not drafted: {api_coverage.shown(outside)} (a spec lists those it leaves out on"
             f" purpose under leaves_out:, with why)"]
+
+
+def _error_codes(header):
+    """{name: value} of the header's macros that name an error code
+    (Z_STREAM_ERROR (-2), SQLITE_ERROR 1): the sign says the convention."""
+    codes = {n: int(v) for n, v in header.macros.items() if "ERR" in n and v.isdigit()}
+    return {**codes, **{n: v for n, v in header.negatives.items() if "ERR" in n}}
 
 
 def _contracts(d):

@@ -106,9 +106,10 @@ def _described(fn, said):
     return out
 
 
-def attach(drafted, declared, said, negatives):
+def attach(drafted, declared, said, codes):
     """Each drafted function (infer.Function) given its contract, from the
-    header's declaration of it (header.Function) and its sentences."""
+    header's declaration of it (header.Function) and its sentences; codes:
+    {macro name: its number} of the header's error codes."""
     by_name = {f.name: f for f in declared}
     spans = {p.datatype for f in drafted for p in f.params
              if p.datatype.startswith("bytes_")} | {"span"}
@@ -118,7 +119,7 @@ def attach(drafted, declared, said, negatives):
                        for p, c in zip(f.params, decl.params))
         r = decl.returns
         fn = contract_rules.Function(f.name, params, _kind(r) if r.kind != "void" else "void",
-                                     r.signed, tuple((negatives or {}).items()))
+                                     r.signed, tuple(codes.items()) + r.enum_errors)
         f.contract = draft(fn, said.get(f.name, []))
 
 

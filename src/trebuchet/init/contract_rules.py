@@ -30,8 +30,8 @@ _VALUE = rf"(?P<what>{_NULL}|{_ZERO}|{_EMPTY})"
 _SUBJECT = r"(?P<subj>(?:[^,;:()]|\(\))*?)"
 
 # "If code is NULL", "when len is 0", "strm or buf are NULL"
-_CONDITION = re.compile(rf"{_SUBJECT}\s*\b(?:is|are|was|were|being|equals?|==|is\s+set\s+to|is\s+given\s+as"
-                        rf"|is\s+passed\s+as|are\s+both|is\s+specified\s+as)\s+{_VALUE}", re.I)
+_CONDITION = re.compile(rf"{_SUBJECT}\s*(?:==|\b(?:is|are|was|were|being|equals?|is\s+set\s+to|is\s+given\s+as"
+                        rf"|is\s+passed\s+as|are\s+both|is\s+specified\s+as))\s+{_VALUE}", re.I)
 # "passing NULL for buf", "NULL is passed as the key"
 _PASSED = [re.compile(rf"(?:pass(?:ing|ed)?|giv(?:ing|en)|with|specifying)\s+{_VALUE}\s+(?:as|for|to|in)\s+"
                       rf"(?:the\s+)?(?P<subj>\w+)", re.I),
@@ -56,7 +56,7 @@ _NO_OP = re.compile(r"\b(?:no\s+(?:operation|action)|nothing\s+(?:is\s+done|happ
                     r"|is\s+ignored|no-?op|has\s+no\s+effect)\b", re.I)
 _ERROR_MACRO = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*ERR(?:OR)?[A-Z0-9_]*\b")
 _ERROR_WORDS = re.compile(r"\b(?:an?|the|of|on|upon)\s+error\b|\berror\s+(?:code|value|status|is\s+returned)"
-                          r"|\bfails?\b|\bfailure\b|\bunsuccessful\b|\bnegative\b|(?<!\w)-1\b|\bEOF\b"
+                          r"|\bfail(?:s|ed|ure)?\b|\bunsuccessful\b|\bnegative\b|(?<!\w)-1\b|\bEOF\b"
                           r"|\berrno\b", re.I)
 _YIELD = r"\b(?:yield|result|return\s+value)\s+(?:of\s+(?:the|this)\s+function\s+)?is\s+"
 _RETURNS_NULL = re.compile(rf"\breturns?\s+{_NULL}|\b{_NULL}\s+is\s+returned|{_YIELD}{_NULL}", re.I)
@@ -143,7 +143,7 @@ def _params_in(subject, fn, sentence):
             break
     names = list(dict.fromkeys(names))
     if not names and sentence.param in {n for n, _, _ in fn.params} \
-            and not re.search(r"\w(?:->|\.)\w", subject) \
+            and not re.search(r"\w(?:->|\.)\w|\*\s*\w", subject) \
             and not re.search(r"\b(?:the\s+)?(?:return(?:ed)?\s+value|result|output)\b", subject, re.I):
         names = [sentence.param]
     return names
@@ -332,7 +332,8 @@ def _convention(sentence, fn):
 
 
 def _convention_by_macro(sentence, fn):
-    """"returns Z_STREAM_ERROR if ...": the sign of the error code's value."""
+    """"returns Z_STREAM_ERROR if ...": the sign of the error code's value
+    (a macro's, or a member's of the enum the function returns)."""
     if fn.returns != "integer":
         return []
     macros = dict(fn.macros)
@@ -346,6 +347,8 @@ def _convention_by_macro(sentence, fn):
                             doubt=f"the value of {name} is not known to be negative")]
         if value < 0 and fn.signed:
             return [Promise("error", when="negative", sentence=sentence)]
+        if value == 0:  # expat's XML_STATUS_ERROR
+            return [Promise("error", when="zero", sentence=sentence)]
         if value > 0:
             return [Promise("error", when="nonzero", sentence=sentence,
                             doubt=f"{name} is {value}: is every nonzero return an error?")]

@@ -7,7 +7,8 @@ blank line, stands between them:
 - a comment on the declaration's own last line, or starting on the next
   line, is its *after* comment (zlib's style; doxygen's `/**<`);
 - a comment whose last line is just above the declaration is its *before*
-  comment (doxygen's style, and most headers').
+  comment (most headers' style); a doxygen one (`/**`, `///`, `/*!`) may
+  stand blank lines above it (yaml.h's).
 A comment that touches two declarations (after the first, before the
 second) goes to the second, unless it is written after the first's
 declaration in the zlib way, with a blank line before the second. Where a
@@ -72,13 +73,14 @@ def attach(text, declarations):
     """{key: Comment} for declarations given as (key, first line, last line)."""
     all_comments = comments(text)
     lines = text.split("\n")
-    decls = sorted(((k, first, _statement_end(lines, max(first, last)))
+    decls = sorted(((k, _declaration_start(lines, first), _statement_end(lines, max(first, last)))
                     for k, first, last in declarations), key=lambda d: d[1])
     out = {}
     for i, (key, first, last) in enumerate(decls):
         nxt = decls[i + 1][1] if i + 1 < len(decls) else None
         before = next((c for c in reversed(all_comments) if c.last < first
-                       and _adjacent(c.last, first)), None)
+                       and (_adjacent(c.last, first) or c.doxygen
+                            and not any(line.strip() for line in lines[c.last:first - 1]))), None)
         after = next((c for c in all_comments if c.first >= last
                       and (c.first == last and c.code_before or not c.code_before
                            and _adjacent(last, c.first))), None)
@@ -91,6 +93,19 @@ def attach(text, declarations):
         if chosen is not None:
             out[key] = chosen
     return out
+
+
+def _declaration_start(lines, line):
+    """The first line of a declaration whose name libclang places below its
+    return type (expat's `XMLPARSEAPI(XML_Parser)` / `XML_ParserCreate(...)`,
+    yaml.h's `YAML_DECLARE(int)`): the lines above it that end no statement,
+    comment or directive."""
+    while line > 1:
+        above = lines[line - 2].strip()
+        if not above or above.endswith((";", "}", "{", "*/", "\\")) or above.startswith(("#", "//", "*", "/*")):
+            return line
+        line -= 1
+    return line
 
 
 def _statement_end(lines, line):
