@@ -21,6 +21,9 @@ HEADER = """\
        Returns 0 on success and nonzero on failure. */
 
     int tally_reset(void *t);
+
+    /* Returns what p points to, or -1 on error. */
+    int tally_peek(const int *p);
 """
 SOURCE = """\
     #include <errno.h>
@@ -28,6 +31,7 @@ SOURCE = """\
     int tally_count(const char *s) { return (int)strlen(s); }  /* NULL: not as documented */
     int tally_scale(int *out, int factor) { *out = factor * 2; return 0; }
     int tally_reset(void *t) { if (!t) { errno = EINVAL; return -1; } return 0; }
+    int tally_peek(const int *p) { return *p; }
 """
 PAGE = r"""
     .TH TALLY_RESET 3 2026-01-01 tally
@@ -49,7 +53,7 @@ def test_init_drafts_a_contract_that_loads_and_runs(tmp_path):
     page = tmp_path / "src" / "tally_reset.3"
     page.write_text(textwrap.dedent(PAGE).lstrip())
     said = init(tmp_path, header, "--docs", page, "--no-manual")[0].stdout
-    assert "documentation found for 3 of 3 functions" in said
+    assert "documentation found for 4 of 4 functions" in said
     spec_path = tmp_path / "draft" / "mini.yaml"
     text = spec_path.read_text()
     spec = {f.name: f for f in specs.load(spec_path).functions}  # the loader takes it
@@ -75,6 +79,10 @@ def test_init_drafts_a_contract_that_loads_and_runs(tmp_path):
         ((("t", ("NULL",)),), ("EINVAL",), True)]
     assert '        # tally_reset.3:10: "EINVAL: t is NULL."' in text
 
+    # silence is undefined: no sentence speaks of a NULL p
+    assert spec["tally_peek"].params[0].undefined == ("NULL",)
+    assert "      # undefined NULL: no sentence of its documentation speaks of a NULL p" in text
+
     db = tmp_path / "t.db"
     trebuchet("run", "--target", spec_path, "--db", db, "--quiet", "--cap", "40")
     found = trebuchet("findings", "--target", spec_path, "--db", db).stdout
@@ -84,3 +92,6 @@ def test_init_drafts_a_contract_that_loads_and_runs(tmp_path):
     breaks = [line for line in found.splitlines() if "breaks:" in line]
     assert breaks and all("breaks: drafted, not reviewed: " in line for line in breaks)
     assert "tally_reset" not in found  # its promised EINVAL kept
+    # its NULL is undefined, so the drafted returns: acceptable is broken only
+    # by the blocks too small for an int: a draft's promise for the author to read
+    assert "trigger: tally_peek: p in {BUF_0, BUF_1}\n" in found

@@ -102,22 +102,25 @@ def _undeclared(exported, header, prefix):
 
 
 def _error_codes(header):
-    """{name: value} of the header's macros that name an error code
-    (Z_STREAM_ERROR (-2), SQLITE_ERROR 1): the sign says the convention."""
-    codes = {n: int(v) for n, v in header.macros.items() if "ERR" in n and v.isdigit()}
-    return {**codes, **{n: v for n, v in header.negatives.items() if "ERR" in n}}
+    """{name: value} of the header's macros that stand for a number: the
+    error codes' signs say the convention (Z_STREAM_ERROR (-2),
+    SQLITE_ERROR 1), a success code of 0 that any other code is an error."""
+    codes = {n: int(v) for n, v in header.macros.items() if v.isdigit()}
+    return {**codes, **header.negatives}
 
 
 def _contracts(d):
     """The line on the contracts drafted from the documentation."""
     contracts = [f.contract for f in d.functions if f.contract is not None]
     read = sum(1 for c in contracts if c.sentences)
-    sure = sum(len([p for p in c.values if not p.doubt]) + bool(c.returns)
-               + bool(c.convention and not c.convention.doubt) for c in contracts)
+    sure = sum(len([p for p in c.values if not p.doubt and p.kind != "undefined"])
+               + bool(c.returns) + bool(c.convention and not c.convention.doubt)
+               for c in contracts)
+    undefined = sum(len(c.sure("undefined")) for c in contracts)
     doubted = sum(len(c.in_doubt()) + bool(c.convention and c.convention.doubt) for c in contracts)
     return (f"documentation found for {read} of {plural(len(d.functions), 'function')}:"
-            f" {plural(sure, 'promise')} drafted (drafted: true), {doubted} in doubt written"
-            f" commented out")
+            f" {plural(sure, 'promise')} drafted (drafted: true), {undefined} undefined values,"
+            f" {doubted} in doubt written commented out")
 
 
 def _summary(d, written, kept):

@@ -9,7 +9,10 @@ sentences make (contract_rules.py), put together.
 - An error promised where the function reports no error (void, or a
   convention of none) is in doubt.
 - `returns: acceptable` only where the documentation describes every
-  parameter: each is named in some sentence, or has its @param."""
+  parameter: each is named in some sentence, or has its @param.
+- Silence is undefined (docs/contracts.md, section 3): a pointer parameter
+  of a documented function that no sentence speaks of with NULL has NULL
+  `undefined`, said so beside it."""
 import re
 from dataclasses import dataclass, field
 
@@ -37,7 +40,7 @@ class Contract:
 
     def sources(self):
         """file:first-last of each file whose sentences gave a promise."""
-        used = [p.sentence for p in self.values if not p.doubt]
+        used = [p.sentence for p in self.values if not p.doubt and p.sentence is not None]
         used += [s for _, s in self.described] or self.sentences[:1] if self.returns else []
         if self.convention is not None and not self.convention.doubt:
             used.append(self.convention.sentence)
@@ -55,6 +58,7 @@ def draft(fn, said):
     conventions = [p for p in found if p.kind == "error"]
     convention = next((p for p in conventions if not p.doubt), conventions[0] if conventions else None)
     values = _resolved([p for p in found if p.kind != "error"], fn, convention)
+    values += _silent_nulls(fn, said)
     described = _described(fn, said)
     returns = "acceptable" if said and len(described) == len(fn.params) else ""
     return Contract(convention, values, returns, described, list(said))
@@ -79,6 +83,21 @@ def _resolved(values, fn, convention):
         elif p.kind == "errors" and not p.doubt and _reports_nothing(fn, convention):
             p = _doubted(p, "the function reports no error by its convention")
         out.append(p)
+    return out
+
+
+def _silent_nulls(fn, said):
+    """NULL undefined for each pointer parameter no sentence speaks of with
+    NULL (a sentence naming both, "if endptr is not NULL", describes it)."""
+    if not said:
+        return []
+    out = []
+    for name, _, kind in fn.params:
+        spoken = any(re.search(rf"(?<![\w>.]){re.escape(name)}\b", s.text) and
+                     re.search(r"\bNULL\b|\bnull\s+pointer|\bZ_NULL\b", s.text)
+                     or s.param == name and re.search(r"\bNULL\b|\bnull\b", s.text) for s in said)
+        if kind == "pointer" and not spoken:
+            out.append(contract_rules.Promise("undefined", name, ("NULL",)))
     return out
 
 

@@ -24,11 +24,17 @@ def param_keys(contract, name):
         values = [p for p in contract.sure(kind) if p.param == name]
         if values:
             keys += f", {kind}: [{', '.join(_unique(v for p in values for v in p.values))}]"
-        comments += [f"      # {kind} {', '.join(p.values)}: {quoted(p.sentence)}" for p in values]
+        comments += [f"      # {kind} {', '.join(p.values)}: {_cited(p, name)}" for p in values]
     comments += [f"      # in doubt, not drafted ({p.doubt}): {p.kind} {', '.join(p.values)}:"
                  f" {quoted(p.sentence)}" for p in contract.in_doubt()
                  if p.param == name and p.kind in ("undefined", "accepts")]
     return keys, comments
+
+
+def _cited(p, name):
+    if p.sentence is None:
+        return f"no sentence of its documentation speaks of a NULL {name} (silence is undefined)"
+    return quoted(p.sentence)
 
 
 def _unique(values):

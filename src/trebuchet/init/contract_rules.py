@@ -337,6 +337,8 @@ def _convention_by_macro(sentence, fn):
     if fn.returns != "integer":
         return []
     macros = dict(fn.macros)
+    success = re.search(r"\b([A-Z][A-Z0-9_]+)\s+(?:(?:is\s+returned\s+)?(?:if|on|upon|for|in\s+case\s+of)\s+"
+                        r"success|\(0\))", sentence.text)
     for name in _ERROR_MACRO.findall(sentence.text):
         if not re.search(rf"\b{name}\s+(?:is|will\s+be)\s+returned|\b{name}\s+(?:if|on|when|for)\b",
                          sentence.text):
@@ -345,6 +347,9 @@ def _convention_by_macro(sentence, fn):
         if value is None:
             return [Promise("error", when="negative", sentence=sentence,
                             doubt=f"the value of {name} is not known to be negative")]
+        if success and macros.get(success.group(1)) == 0:
+            # "Z_OK if success, Z_STREAM_ERROR if ...": every other code is an error
+            return [Promise("error", when="nonzero", sentence=sentence)]
         if value < 0 and fn.signed:
             return [Promise("error", when="negative", sentence=sentence)]
         if value == 0:  # expat's XML_STATUS_ERROR
