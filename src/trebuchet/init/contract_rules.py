@@ -22,42 +22,44 @@ _HAS_EMPTY = {"command", "format", "mode", "path", "string"}
 _HAS_ZERO = {"int", "int64", "size", "offset", "double", "float"}
 _ERRNOS = set(errno_module.errorcode.values())
 
-_NULL = (r"(?:(?:a\s+|the\s+)?(?:NULL|Z_NULL|null|nil|nullptr)(?:\s+pointer)?\b|a\s+null\s+pointer"
-         r"|\(?NULL\)?)(?!-)")
+_NULL = (r"(?:(?:a\s+|the\s+)?(?:NULL|Z_NULL|null|nil|nullptr)(?:\s+pointer)?\b"
+         r"|a\s+null\s+pointer|\(NULL\))(?!-)")
 _ZERO = r"(?:zero|0|0L|0U)\b"
 _EMPTY = r"(?:an?\s+)?empty(?:\s+string)?\b|\"\""
 _VALUE = rf"(?P<what>{_NULL}|{_ZERO}|{_EMPTY})"
-_SUBJECT = r"(?P<subj>(?:[^,;:()]|\(\))*?)"
+_SUBJECT = r"(?P<subj>(?:[^,;:()]|\(\))*?)"  # the clause before the verb; `f()` stays in it
 
-# "If code is NULL", "when len is 0", "strm or buf are NULL"
-_CONDITION = re.compile(rf"{_SUBJECT}\s*(?:==|\b(?:is|are|was|were|being|equals?|is\s+set\s+to|is\s+given\s+as"
-                        rf"|is\s+passed\s+as|are\s+both|is\s+specified\s+as))\s+{_VALUE}", re.I)
+# "If code is NULL", "when len is 0", "strm or buf are NULL", "parser == NULL"
+_IS = (r"(?:==|\b(?:is|are|was|were|being|equals?|are\s+both"
+       r"|is\s+(?:set\s+to|given\s+as|passed\s+as|specified\s+as)))")
+_CONDITION = re.compile(rf"{_SUBJECT}\s*{_IS}\s+{_VALUE}", re.I)
 # "passing NULL for buf", "NULL is passed as the key"
-_PASSED = [re.compile(rf"(?:pass(?:ing|ed)?|giv(?:ing|en)|with|specifying)\s+{_VALUE}\s+(?:as|for|to|in)\s+"
-                      rf"(?:the\s+)?(?P<subj>\w+)", re.I),
+_PASSED = [re.compile(rf"(?:pass(?:ing|ed)?|giv(?:ing|en)|with|specifying)\s+{_VALUE}\s+"
+                      rf"(?:as|for|to|in)\s+(?:the\s+)?(?P<subj>\w+)", re.I),
            re.compile(rf"{_VALUE}\s+(?:is|was)\s+(?:passed|given|specified)\s+(?:as|for|in)\s+"
                       rf"(?:the\s+)?(?P<subj>\w+)", re.I)]
 # "buf may be NULL", "ctx can also be NULL"
 _MAY = re.compile(rf"{_SUBJECT}\s*\b(?:may|can|might|is\s+allowed\s+to|is\s+permitted\s+to)\s+"
-                  rf"(?:also\s+|optionally\s+|safely\s+)?be\s+(?:set\s+to\s+|passed\s+as\s+)?{_VALUE}", re.I)
+                  rf"(?:also\s+|optionally\s+|safely\s+)?be\s+(?:set\s+to\s+|passed\s+as\s+)?"
+                  rf"{_VALUE}", re.I)
 # "strm must not be NULL", "ctx cannot be NULL", "buf must be non-NULL"
-_MUST_NOT = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should|cannot|can\s*not|may\s+not|must\s+never)"
-                       rf"\s+(?:not\s+|never\s+)?be\s+{_VALUE}", re.I)
+_MUST_NOT = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should|cannot|can\s*not|may\s+not"
+                       rf"|must\s+never)\s+(?:not\s+|never\s+)?be\s+{_VALUE}", re.I)
 _MUST_BE_SET = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+(?:always\s+)?be\s+"
                           r"(?:non-?NULL|not\s+NULL|a\s+non-?null\b|non-?null\b|non-?empty\b)", re.I)
 # "must be a valid ...", "must have been returned by ...", "must point to ..."
-_MUST_VALID = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+(?:be\s+a\s+valid\b|be\s+valid\b"
-                         r"|point\s+to\b|refer\s+to\b|be\s+a\s+pointer\s+to\b"
-                         r"|(?:have\s+been|be)\s+(?:returned|allocated|created|obtained|initiali[sz]ed"
-                         r"|opened|set\s+up)\b)", re.I)
+_MUST_VALID = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+"
+                         r"(?:be\s+a\s+valid\b|be\s+valid\b|point\s+to\b|refer\s+to\b"
+                         r"|be\s+a\s+pointer\s+to\b|(?:have\s+been|be)\s+(?:returned|allocated"
+                         r"|created|obtained|initiali[sz]ed|opened|set\s+up)\b)", re.I)
 _UNDEFINED_WORDS = re.compile(r"\bundefined\b|\bwill\s+crash\b|\bnot\s+(?:allowed|permitted)\b"
                               r"|\bis\s+an\s+error\s+to\s+pass\b|\bsegfault|\bcrash(?:es)?\b", re.I)
-_NO_OP = re.compile(r"\b(?:no\s+(?:operation|action)|nothing\s+(?:is\s+done|happens)|does\s+nothing"
-                    r"|is\s+ignored|no-?op|has\s+no\s+effect)\b", re.I)
+_NO_OP = re.compile(r"\b(?:no\s+(?:operation|action)|nothing\s+(?:is\s+done|happens)"
+                    r"|does\s+nothing|is\s+ignored|no-?op|has\s+no\s+effect)\b", re.I)
 _ERROR_MACRO = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*ERR(?:OR)?[A-Z0-9_]*\b")
-_ERROR_WORDS = re.compile(r"\b(?:an?|the|of|on|upon)\s+error\b|\berror\s+(?:code|value|status|is\s+returned)"
-                          r"|\bfail(?:s|ed|ure)?\b|\bunsuccessful\b|\bnegative\b|(?<!\w)-1\b|\bEOF\b"
-                          r"|\berrno\b", re.I)
+_ERROR_WORDS = re.compile(r"\b(?:an?|the|of|on|upon)\s+error\b"
+                          r"|\berror\s+(?:code|value|status|is\s+returned)|\bfail(?:s|ed|ure)?\b"
+                          r"|\bunsuccessful\b|\bnegative\b|(?<!\w)-1\b|\bEOF\b|\berrno\b", re.I)
 _YIELD = r"\b(?:yield|result|return\s+value)\s+(?:of\s+(?:the|this)\s+function\s+)?is\s+"
 _RETURNS_NULL = re.compile(rf"\breturns?\s+{_NULL}|\b{_NULL}\s+is\s+returned|{_YIELD}{_NULL}", re.I)
 _ERRNO_SET = re.compile(r"\berrno\s+(?:is\s+|will\s+be\s+)?(?:set\s+)?(?:to\s+|=\s*)\[?(E[A-Z0-9]+)"
@@ -65,22 +67,28 @@ _ERRNO_SET = re.compile(r"\berrno\s+(?:is\s+|will\s+be\s+)?(?:set\s+)?(?:to\s+|=
 
 # error conventions: (when, pattern); the first that matches a sentence about what is returned
 _CONVENTIONS = [
-    ("null", re.compile(rf"(?:\breturns?\s+{_NULL}|\b{_NULL}\s+(?:is|will\s+be)\s+returned|{_YIELD}{_NULL}"
-                        r"|\botherwise,?\s+(?:it\s+returns\s+)?NULL\b|\bor\s+NULL\b)", re.I)),
-    ("negative", re.compile(r"(?:\breturns?\s+-1\b|-1\s+(?:is|will\s+be)\s+returned|(?<!\w)-1\s+(?:on|if|upon|in\s+case\s+of|when|to\s+indicate)"
+    ("null", re.compile(rf"\breturns?\s+{_NULL}|\b{_NULL}\s+(?:is|will\s+be)\s+returned"
+                        rf"|{_YIELD}{_NULL}|\botherwise,?\s+(?:it\s+returns\s+)?NULL\b|\bor\s+NULL\b",
+                        re.I)),
+    ("negative", re.compile(r"\breturns?\s+-1\b|-1\s+(?:is|will\s+be)\s+returned"
+                            r"|(?<!\w)-1\s+(?:on|if|upon|in\s+case\s+of|when|to\s+indicate)"
                             r"|\bnegative\s+(?:value|number|integer|error(?:\s+code)?|errno|code|result)"
-                            r"|\bless\s+than\s+(?:zero|0)\b|\breturns?\s+<\s*0)", re.I)),
+                            r"|\bless\s+than\s+(?:zero|0)\b|\breturns?\s+<\s*0", re.I)),
     ("eof", re.compile(r"\bEOF\s+(?:is\s+returned|on|if|upon)|\breturns?\s+EOF\b")),
-    ("nonzero", re.compile(r"(?:zero|\b0)\s+(?:on|if|upon|for|when)\s+success.*(?:non-?zero|error\s+code)"
-                           r"|\bnon-?zero\s+(?:value\s+)?(?:on|if|upon|in\s+case\s+of)\s+(?:error|failure)"
-                           r"|\b(?:0|zero)\s+is\s+returned\s+(?:on|upon)\s+success", re.I)),
+    ("nonzero", re.compile(r"(?:zero|\b0)\s+(?:on|if|upon|for|when)\s+success.*"
+                           r"(?:non-?zero|error\s+code)"
+                           r"|\bnon-?zero\s+(?:value\s+)?(?:on|if|upon|in\s+case\s+of)\s+"
+                           r"(?:error|failure)|\b(?:0|zero)\s+is\s+returned\s+(?:on|upon)\s+success",
+                           re.I)),
     ("zero", re.compile(r"\b(?:0|zero|false|FALSE)\s+(?:on|if|upon|in\s+case\s+of|when)\s+(?:an?\s+)?"
-                        r"(?:error|failure|fail)|\breturns?\s+(?:0|zero|false|FALSE)\s+(?:on|if|upon)\s+"
-                        r"(?:error|failure)|\b(?:1|true|TRUE|non-?zero)\s+(?:on|if|upon)\s+success\b.*"
+                        r"(?:error|failure|fail)"
+                        r"|\breturns?\s+(?:0|zero|false|FALSE)\s+(?:on|if|upon)\s+(?:error|failure)"
+                        r"|\b(?:1|true|TRUE|non-?zero)\s+(?:on|if|upon)\s+success\b.*"
                         r"\b(?:0|zero|false|FALSE)\b", re.I)),
 ]
-_ANSWER_NULL = re.compile(r"\bnot\s+found\b|\bno\s+(?:such|more|match)\b|\bdoes\s+not\s+(?:exist|contain)"
-                          r"|\bend\s+of\b|\bis\s+empty\b|\bnone\b|\bif\s+there\s+is\s+no\b", re.I)
+_ANSWER_NULL = re.compile(r"\bnot\s+found\b|\bno\s+(?:such|more|match)\b"
+                          r"|\bdoes\s+not\s+(?:exist|contain)|\bend\s+of\b|\bis\s+empty\b|\bnone\b"
+                          r"|\bif\s+there\s+is\s+no\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -299,29 +307,30 @@ def _is_error(text, fn):
     return fn.returns == "pointer" and bool(_RETURNS_NULL.search(text))
 
 
+_ABOUT_RETURN = re.compile(r"\breturn|\byield\b|\bresult\b", re.I)
+_DEMANDED = re.compile(r"\b(?:should|must|shall)\s+return\b", re.I)
+_CALLED = re.compile(r"\b(\w+)\s*\(\)|\b(\w+)\([^)]*\)\s+(?:should|must|will|returns?)\b")
+_NULL_IS_ERROR = re.compile(r"\b(?:otherwise|cannot|could\s+not|insufficient|out\s+of\s+memory"
+                            r"|unable)\b", re.I)
+
+
 def _convention(sentence, fn):
     """The error convention a sentence about the return value gives."""
     text = sentence.text
-    if fn.returns == "void" or not re.search(r"\breturn|\byield\b|\bresult\b", text + " " + sentence.section,
-                                               re.I):
+    if fn.returns == "void" or not _ABOUT_RETURN.search(text + " " + sentence.section):
         return []
-    if re.search(r"\b(?:should|must|shall)\s+return\b", text, re.I):
+    if _DEMANDED.search(text):
         return []  # what a callback must do, not what this function does
-    called = set(re.findall(r"\b(\w+)\s*\(\)|\b(\w+)\([^)]*\)\s+(?:should|must|will|returns?)\b", text))
-    called = {a or b for a, b in called}
+    called = {a or b for a, b in _CALLED.findall(text)}
     if called and not {fn.name, unwidened(fn.name)} & called:
         return []  # about another function (a callback's out()), not this one
     for when, pattern in _CONVENTIONS:
         if not pattern.search(text):
             continue
         if when == "null":
-            if fn.returns != "pointer":
-                continue
-            doubt = "" if _ERROR_WORDS.search(text) or re.search(
-                r"\b(?:otherwise|cannot|could\s+not|insufficient|out\s+of\s+memory|unable)\b", text, re.I) \
-                else "NULL may be an answer here (then null_valid)" if _ANSWER_NULL.search(text) \
-                else "the sentence does not say NULL is an error"
-            return [Promise("error", when=when, doubt=doubt, sentence=sentence)]
+            if fn.returns == "pointer":
+                return [Promise("error", when=when, doubt=_null_doubt(text), sentence=sentence)]
+            continue
         if fn.returns != "integer" or (when == "negative" and not fn.signed):
             continue
         if when in ("negative", "nonzero", "zero") and not (
@@ -331,14 +340,26 @@ def _convention(sentence, fn):
     return _convention_by_macro(sentence, fn)
 
 
+def _null_doubt(text):
+    """Why a NULL return is not surely an error, or ""."""
+    if _ERROR_WORDS.search(text) or _NULL_IS_ERROR.search(text):
+        return ""
+    if _ANSWER_NULL.search(text):
+        return "NULL may be an answer here (then null_valid)"
+    return "the sentence does not say NULL is an error"
+
+
+_SUCCESS_CODE = re.compile(r"\b([A-Z][A-Z0-9_]+)\s+(?:(?:is\s+returned\s+)?"
+                           r"(?:if|on|upon|for|in\s+case\s+of)\s+success|\(0\))")
+
+
 def _convention_by_macro(sentence, fn):
     """"returns Z_STREAM_ERROR if ...": the sign of the error code's value
     (a macro's, or a member's of the enum the function returns)."""
     if fn.returns != "integer":
         return []
     macros = dict(fn.macros)
-    success = re.search(r"\b([A-Z][A-Z0-9_]+)\s+(?:(?:is\s+returned\s+)?(?:if|on|upon|for|in\s+case\s+of)\s+"
-                        r"success|\(0\))", sentence.text)
+    success = _SUCCESS_CODE.search(sentence.text)
     for name in _ERROR_MACRO.findall(sentence.text):
         if not re.search(rf"\b{name}\s+(?:is|will\s+be)\s+returned|\b{name}\s+(?:if|on|when|for)\b",
                          sentence.text):

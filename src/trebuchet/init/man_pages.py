@@ -23,7 +23,7 @@ _SKIPPED_SECTIONS = {"NAME", "SYNOPSIS", "SEE ALSO", "EXAMPLE", "EXAMPLES", "AUT
                      "LIBRARY", "REVISION", "COPYRIGHT"}
 # mdoc's macros that are words of the sentence they stand in (`.Fa buf Ns ,`)
 _MDOC_CALLABLE = re.compile(r"\b(?:Fa|Fn|Dv|Er|Va|Vt|Ar|Cm|Em|Sy|Li|Ql|Dq|Sq|Pq|Nm|Xr|Ft|Ev|"
-                            r"Ns|Pa|No|Bq|Op|Ic|Ta|Fo|Fc|Ql|Aq|Ad|Ms|St|Lb|Ox|Bx)\b\s?")
+                            r"Ns|Pa|No|Bq|Op|Ic|Ta|Fo|Fc|Aq|Ad|Ms|St|Lb|Ox|Bx)\b\s?")
 _ESCAPES = [(re.compile(p), by) for p, by in [
     (r"\\f(?:\[[^]]*\]|\(..|.)", ""), (r"\\\((?:em|en)", "--"), (r"\\(?:\(|\[)(?:aq|cq|oq)\]?", "'"),
     (r"\\\((?:lq|rq|dq)", '"'), (r"\\\(..", ""), (r"\\\[[^]]*\]", ""), (r"\\\*\(?..", ""), (r"\\-", "-"), (r"\\e", "\\\\"),
