@@ -10,9 +10,10 @@ sentences make (contract_rules.py), put together.
   convention of none) is in doubt.
 - `returns: acceptable` only where the documentation describes every
   parameter: each is named in some sentence, or has its @param.
-- Silence is undefined (docs/contracts.md, section 3): a pointer parameter
-  of a documented function that no sentence speaks of with NULL has NULL
-  `undefined`, said so beside it."""
+- Silence is undefined (docs/contracts.md, section 3): where the
+  documentation describes every parameter, a pointer parameter no sentence
+  speaks of with NULL has NULL `undefined`, said so beside it. (Where it
+  does not, it is too thin for its silence to say anything.)"""
 import re
 from dataclasses import dataclass, field
 
@@ -58,9 +59,11 @@ def draft(fn, said):
     conventions = [p for p in found if p.kind == "error"]
     convention = next((p for p in conventions if not p.doubt), conventions[0] if conventions else None)
     values = _resolved([p for p in found if p.kind != "error"], fn, convention)
-    values += _silent_nulls(fn, said)
     described = _described(fn, said)
-    returns = "acceptable" if said and len(described) == len(fn.params) else ""
+    every = bool(said) and len(described) == len(fn.params)
+    if every:  # documentation that describes every parameter and is silent on a NULL
+        values += _silent_nulls(fn, said, values)
+    returns = "acceptable" if every else ""
     return Contract(convention, values, returns, described, list(said))
 
 
@@ -86,13 +89,15 @@ def _resolved(values, fn, convention):
     return out
 
 
-def _silent_nulls(fn, said):
+def _silent_nulls(fn, said, values):
     """NULL undefined for each pointer parameter no sentence speaks of with
-    NULL (a sentence naming both, "if endptr is not NULL", describes it)."""
-    if not said:
-        return []
+    NULL (a sentence naming both, "if endptr is not NULL", describes it;
+    so does one a rule read a NULL of it from, "the 2nd parameter")."""
+    promised = {p.param for p in values if {"NULL", "NULL_ZERO"} & set(p.values)}
     out = []
     for name, _, kind in fn.params:
+        if name in promised:
+            continue
         spoken = any(re.search(rf"(?<![\w>.]){re.escape(name)}\b", s.text) and
                      re.search(r"\bNULL\b|\bnull\s+pointer|\bZ_NULL\b", s.text)
                      or s.param == name and re.search(r"\bNULL\b|\bnull\b", s.text) for s in said)

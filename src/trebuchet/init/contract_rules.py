@@ -308,7 +308,8 @@ def _is_error(text, fn):
 
 
 _ABOUT_RETURN = re.compile(r"\breturn|\byield\b|\bresult\b", re.I)
-_DEMANDED = re.compile(r"\b(?:should|must|shall)\s+return\b", re.I)
+_DEMANDED = re.compile(r"\b(?:should|must|shall)\s+(?:[\w,]+\s+){0,12}?(?:and\s+)?return\b", re.I)
+_OF_MOST = re.compile(r"\b(?:most|some|many|several)\s+(?:of\s+the(?:se)?\s+)?functions\b", re.I)
 _CALLED = re.compile(r"\b(\w+)\s*\(\)|\b(\w+)\([^)]*\)\s+(?:should|must|will|returns?)\b")
 _NULL_IS_ERROR = re.compile(r"\b(?:otherwise|cannot|could\s+not|insufficient|out\s+of\s+memory"
                             r"|unable)\b", re.I)
@@ -336,7 +337,9 @@ def _convention(sentence, fn):
         if when in ("negative", "nonzero", "zero") and not (
                 _ERROR_WORDS.search(text) or re.search(r"\bsuccess|\botherwise\b", text, re.I)):
             continue
-        return [Promise("error", when=when, sentence=sentence)]
+        doubt = "said of most functions of the page, not surely of this one" \
+            if _OF_MOST.search(text) else ""
+        return [Promise("error", when=when, doubt=doubt, sentence=sentence)]
     return _convention_by_macro(sentence, fn)
 
 
