@@ -68,19 +68,22 @@ def draft(fn, said):
 
 
 def _resolved(values, fn, convention):
+    """The promises of a function's sentences, each once, conflicts in doubt;
+    kinds are told apart value by value (a span's NULL_ZERO is both its
+    NULL and its zero length)."""
     sure = {}
     for p in values:
-        if not p.doubt:
-            sure.setdefault((p.param, p.values), set()).add(p.kind)
+        for v in p.values if not p.doubt else ():
+            sure.setdefault((p.param, v), set()).add(p.kind)
     out, seen = [], set()
     for p in values:
-        kinds = sure.get((p.param, p.values), set())
+        kinds = set().union(*(sure.get((p.param, v), set()) for v in p.values))
         key = (p.kind, p.param, p.values)
         if key in seen or (p.doubt and p.kind in kinds):
             continue
         seen.add(key)
-        if p.kind == "accepts" and "errors" in kinds:
-            continue  # the error promise holds it
+        if p.kind == "accepts" and all("errors" in sure.get((p.param, v), ()) for v in p.values):
+            continue  # the error promises hold it
         if not p.doubt and "undefined" in kinds and kinds & {"accepts", "errors"}:
             p = _doubted(p, "the documentation says it is both defined and undefined")
         elif p.kind == "errors" and not p.doubt and _reports_nothing(fn, convention):
