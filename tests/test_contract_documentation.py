@@ -4,7 +4,7 @@ cited sentences. Small texts written here, read by the real readers."""
 import gzip
 import textwrap
 
-from trebuchet.init import doc_comments, man_pages, sentences
+from trebuchet.init import doc_comments, documentation, header, man_pages, sentences
 
 HEADER = textwrap.dedent("""\
     /** Makes a box. */
@@ -92,3 +92,32 @@ def test_a_manual_page_is_read_with_its_sections_lines_and_errors(tmp_path):
     assert man_pages.find("box_put", [tmp_path]) == page
     assert man_pages.find("box_put_8", [tmp_path]) == page  # PCRE2's width dropped
     assert man_pages.find("box", [tmp_path]) is None
+
+
+REFERENCE = textwrap.dedent("""\
+    Boxes
+
+    box_put() puts v in b.  It returns -1 if b is NULL.
+    Unlike box_get(), it never blocks.
+
+    box_get(b) takes the value out.
+    This paragraph names box_get alone.
+
+    A paragraph that names no function.
+""")
+
+
+def test_a_plain_text_reference_gives_each_function_its_paragraphs(tmp_path):
+    """libpng's libpng-manual.txt: neither a comment nor a manual page."""
+    h = tmp_path / "box.h"
+    h.write_text("int box_put(box *b, int v);\nint box_get(box *b);\n")
+    (tmp_path / "ref.txt.gz").write_bytes(gzip.compress(REFERENCE.encode()))
+    declared = [header.Function(name, None, (), False, str(h), line, end_line=line)
+                for line, name in ((1, "box_put"), (2, "box_get"))]
+    said = documentation.gather(declared, [tmp_path / "ref.txt.gz"], look_up_manual=False)
+    assert [(s.text, s.where) for s in said["box_put"]] == [
+        ("box_put() puts v in b.", "ref.txt.gz:3"), ("It returns -1 if b is NULL.", "ref.txt.gz:3")]
+    # "Unlike box_get(), ..." names the other alone: box_get's, not box_put's
+    assert [s.text for s in said["box_get"]] == [
+        "Unlike box_get(), it never blocks.", "box_get(b) takes the value out.",
+        "This paragraph names box_get alone."]

@@ -26,9 +26,9 @@ def add_init(sub):
                        " library's, libbz2.so.1.0 -> bz2)")
     it.add_argument("--update", action="store_true", help="add to an existing DIR/TARGET.yaml"
                     " the functions it lacks, leaving the rest as it is")
-    it.add_argument("--docs", nargs="+", default=[], metavar="PAGE", help="manual pages (groff,"
-                    " gzip'd or not) to draft contracts from, beside the header comments and the"
-                    " pages the manual has under each function's name")
+    it.add_argument("--docs", nargs="+", default=[], metavar="PAGE", help="manual pages (groff)"
+                    " or plain-text references, gzip'd or not, to draft contracts from, beside the"
+                    " header comments and the pages the manual has under each function's name")
     it.add_argument("--no-manual", action="store_true", help="do not look functions up in the"
                     " installed manual (`man --path`)")
     it.set_defaults(func=cmd_init)

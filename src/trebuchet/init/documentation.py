@@ -1,7 +1,8 @@
 """The documentation of each function a header declares, as sentences
 (sentences.py): the comment attached to its declaration (doc_comments.py),
-and the manual pages that document it (man_pages.py), those given with
-`--docs` and the one the manual has under its name.
+the manual pages that document it (man_pages.py), those given with
+`--docs` and the one the manual has under its name, and the paragraphs of
+a plain-text reference given with `--docs` that name it (reference_text.py).
 
 A page that documents several functions (fopen, fdopen and freopen) gives
 each of them its sentences but those that name one of the others and not
@@ -10,7 +11,7 @@ import re
 from pathlib import Path
 
 from trebuchet.core.text_files import read_text
-from trebuchet.init import doc_comments, man_pages, sentences
+from trebuchet.init import doc_comments, doc_files, man_pages, reference_text, sentences
 
 
 def gather(functions, docs=(), look_up_manual=True):
@@ -22,7 +23,8 @@ def gather(functions, docs=(), look_up_manual=True):
         for name, comment in attached.items():
             lines = [(number, "", text) for number, text in comment.lines]
             found[name] += sentences.split(lines, Path(file).name)
-    pages = [(page, _documents(page, found)) for page in map(man_pages.read, docs)]
+    manual = [p for p in docs if doc_files.is_manual_page(doc_files.read(p))]
+    pages = [(page, _documents(page, found)) for page in map(man_pages.read, manual)]
     covered = {n for _, names in pages for n in names}
     roots = man_pages.manual_roots() if look_up_manual else []
     for f in functions:
@@ -35,7 +37,23 @@ def gather(functions, docs=(), look_up_manual=True):
         for name in names:
             if name in found:
                 found[name] += [s for s in said if _about(s.text, name, others)]
+    for path in (p for p in docs if p not in manual):
+        for para in reference_text.paragraphs(doc_files.read(path), set(found)):
+            for name, s in _subjects(sentences.split(para.lines, Path(path).name), para.names):
+                found[name].append(s)
     return found
+
+
+def _subjects(said, names):
+    """(function, sentence) of a reference's paragraph: a sentence is about
+    the functions it names, else about those the one before was ("It
+    returns -1 if b is NULL" after "box_put() puts v in b")."""
+    about = set(names)
+    for s in said:
+        named = {n for n in names if re.search(rf"\b{re.escape(n)}\b", s.text)}
+        about = named or about
+        for name in sorted(about):
+            yield name, s
 
 
 def _documents(page, declared):

@@ -8,13 +8,13 @@ cites: the macros that carry words (.B, .BR, .Fn, .Fa, .Dv, .Er, ...) keep
 their words, paragraph macros become blank lines, and the rest is dropped.
 An ERRORS entry (`.TP` / `.B EINVAL` / its text, or mdoc's `.It Bq Er
 EINVAL`) becomes one line, "EINVAL: its text"."""
-import gzip
 import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from trebuchet.core.errors import TrebuchetError
+from trebuchet.init import doc_files
 
 _PARAGRAPH = {"PP", "P", "LP", "TP", "IP", "HP", "sp", "br", "Pp", "It", "Bl", "El", "Bd", "Ed",
               "RS", "RE", "nf", "fi", "in", "ti", "EX", "EE", "TQ"}
@@ -40,11 +40,7 @@ class Page:
 def read(path, root=None):
     """A page from its file; a `.so` page is the page it names."""
     path = Path(path)
-    try:
-        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    except OSError as e:
-        raise TrebuchetError(f"cannot read it: {e.strerror}", path) from None
-    text = raw.decode("utf-8", "replace")
+    text = doc_files.read(path)
     first = text.lstrip().split("\n", 1)[0]
     if first.startswith(".so "):
         # man-db's convention: the name is relative to the manual's root (man3/fopen.3)
