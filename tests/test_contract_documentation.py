@@ -40,6 +40,23 @@ def test_a_comment_before_after_or_beside_a_declaration_is_its_own():
     assert "box_none" not in got  # box_size's trailing comment is not above it
 
 
+def test_line_comments_on_consecutive_lines_are_one_comment():
+    text = textwrap.dedent("""\
+        /// Makes a box.
+        /// @param size may be zero.
+        box *box_new(int size);
+        // plain
+        // two lines
+        int box_x(void);
+        int box_y(void); // trailing
+    """)
+    got = doc_comments.attach(text, [("new", 3, 3), ("x", 6, 6), ("y", 7, 7)])
+    assert got["new"].lines == ((1, "Makes a box."), (2, "@param size may be zero."))
+    assert got["new"].doxygen and not got["x"].doxygen
+    assert got["x"].lines == ((4, "plain"), (5, "two lines"))
+    assert got["y"].lines == ((7, "trailing"),)
+
+
 def test_sentences_keep_their_lines_and_doxygen_tags():
     lines = [(10, "", "Counts the bytes.  Stops at a NUL, e.g. the"),
              (11, "", "last one. Never fails."), (12, "", "@param s the string;"),

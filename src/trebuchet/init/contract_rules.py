@@ -27,7 +27,9 @@ _NULL = (r"(?:(?:a\s+|the\s+)?(?:NULL|Z_NULL|null|nil|nullptr)(?:\s+pointer)?\b"
 _ZERO = r"(?:zero|0|0L|0U)\b"
 _EMPTY = r"(?:an?\s+)?empty(?:\s+string)?\b|\"\""
 _VALUE = rf"(?P<what>{_NULL}|{_ZERO}|{_EMPTY})"
-_SUBJECT = r"(?P<subj>(?:[^,;:()]|\(\))*?)"  # the clause before the verb; `f()` stays in it
+# the clause before the verb, `f()` kept in it; starting where a word does
+# and at most 80 characters long, so that a long sentence is read in linear time
+_SUBJECT = r"(?<![\w-])(?P<subj>(?:[^,;:()]|\(\)){0,80}?)"
 
 # "If code is NULL", "when len is 0", "strm or buf are NULL", "parser == NULL"
 _IS = (r"(?:==|\b(?:is|are|was|were|being|equals?|are\s+both"
@@ -228,12 +230,18 @@ def _each(kind, params, value, sentence, fn, doubt="", errno=""):
 
 # ---- the rules ----
 
+# words without which a rule cannot match: the patterns, slow on a long
+# sentence, run only where they could
+_MODAL = re.compile(r"\b(?:must|shall|should|cannot|can\s*not|may\s+not)\b", re.I)
+_PERMISSION = re.compile(r"\b(?:may|can|might|allowed|permitted)\b", re.I)
+_A_VALUE = re.compile(r"null|\bnil\b|\bzero\b|\b0|empty|\"\"", re.I)
+
+
 def _undefined(sentence, fn):
     out, text = [], sentence.text
+    if not _MODAL.search(text):
+        return out
     for m in _MUST_NOT.finditer(text):
-        if re.match(r"(?:may|can)\b", m.group("modal"), re.I) and not re.match(
-                r"may\s+not|can\s*not", m.group("modal"), re.I):
-            continue
         doubt = "\"should\" is advice, not a rule" if m.group("modal").lower() == "should" else ""
         out += _each("undefined", _params_in(m.group("subj"), fn, sentence), _value(m.group("what")),
                      sentence, fn, doubt)
@@ -252,7 +260,7 @@ def _undefined(sentence, fn):
 
 def _accepts(sentence, fn):
     out, text = [], sentence.text
-    for m in _MAY.finditer(text):
+    for m in _MAY.finditer(text) if _PERMISSION.search(text) else ():
         out += _each("accepts", _params_in(m.group("subj"), fn, sentence), _value(m.group("what")),
                      sentence, fn)
     if sentence.param and any(sentence.param == n for n, _, _ in fn.params):
@@ -272,6 +280,8 @@ def _conditions(sentence, fn):
     an error promised where the sentence names one, undefined where it says
     so, else a value the function describes and accepts."""
     out, text = [], sentence.text
+    if not _A_VALUE.search(text):
+        return out
     found = [(m.group("subj"), m.group("what"), m.start()) for m in _CONDITION.finditer(text)]
     found += [(m.group("subj"), m.group("what"), m.start())
               for pattern in _PASSED for m in pattern.finditer(text)]

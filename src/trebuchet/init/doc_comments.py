@@ -29,34 +29,33 @@ class Comment:
     lines: tuple      # ((line, text without comment markers), ...)
     doxygen: bool
     code_before: bool  # code on its first line before it (a trailing comment)
+    line_comment: bool = False  # `//`, merged with the `//` lines right below it
 
 
 def comments(text):
     """Every comment of a C text, `//` runs on consecutive lines merged."""
-    found = []
+    found, line, counted = [], 1, 0
     for m in _TOKEN.finditer(text):
         body = m.group(0)
         if body[0] in "\"'":
             continue
-        first = text.count("\n", 0, m.start()) + 1
+        line += text.count("\n", counted, m.start())  # counted once, front to back
+        counted = m.start()
         line_start = text.rfind("\n", 0, m.start()) + 1
         code_before = bool(text[line_start:m.start()].strip())
         doxygen = body.startswith(("/**", "/*!", "///", "//!")) and not body.startswith("/**/")
-        lines = tuple((first + i, _strip(raw, i == 0, body.startswith("//")))
+        lines = tuple((line + i, _strip(raw, i == 0, body.startswith("//")))
                       for i, raw in enumerate(body.split("\n")))
-        c = Comment(first, first + body.count("\n"), lines, doxygen, code_before)
+        c = Comment(line, line + body.count("\n"), lines, doxygen, code_before)
         prev = found[-1] if found else None
-        if body.startswith("//") and prev and prev.lines and prev.last == first - 1 \
-                and not c.code_before and prev.doxygen == doxygen and _is_line_comment(text, prev):
-            found[-1] = Comment(prev.first, c.last, prev.lines + c.lines, doxygen, prev.code_before)
+        if body.startswith("//") and prev and prev.last == line - 1 and prev.line_comment \
+                and not code_before and prev.doxygen == doxygen:
+            found[-1] = Comment(prev.first, c.last, prev.lines + c.lines, doxygen,
+                                prev.code_before, True)
         else:
-            found.append(c)
+            found.append(Comment(c.first, c.last, lines, doxygen, code_before,
+                                 body.startswith("//")))
     return found
-
-
-def _is_line_comment(text, c):
-    line = text.split("\n")[c.first - 1]
-    return line.lstrip().startswith("//")
 
 
 def _strip(raw, first, line_comment):
@@ -102,7 +101,8 @@ def _declaration_start(lines, line):
     comment or directive."""
     while line > 1:
         above = lines[line - 2].strip()
-        if not above or above.endswith((";", "}", "{", "*/", "\\")) or above.startswith(("#", "//", "*", "/*")):
+        if not above or above.endswith((";", "}", "{", "*/", "\\")) \
+                or above.startswith(("#", "//", "*", "/*")):
             return line
         line -= 1
     return line
