@@ -30,7 +30,9 @@ def spec_text(d, meta, values_file):
     out = [f"# Drafted by `trebuchet init` from {', '.join(meta['headers'])} for {meta['library']}.",
            "# Review it before trusting its rates: trebuchet's docs/your-library.md, \"Reviewing",
            "# a draft from trebuchet init\".  `guess:` marks what names suggested, `check:` what the header",
-           "# did not say; neither states a contract.",
+           "# did not say; neither states a contract.  A `contract:` is drafted from the documentation",
+           "# (drafted: true), each promise beside the sentence it came from, those in doubt",
+           "# commented out: read them against it (docs/contracts.md, section 6).",
            f"# Drafted {len(d.functions)} of {len(d.functions) + len(d.skipped)} functions"
            f" declared{' with prefix ' + meta['prefix'] if meta['prefix'] else ''}."]
     if d.skipped:
