@@ -285,6 +285,8 @@ def _conditions(sentence, fn):
     found = [(m.group("subj"), m.group("what"), m.start()) for m in _CONDITION.finditer(text)]
     found += [(m.group("subj"), m.group("what"), m.start())
               for pattern in _PASSED for m in pattern.finditer(text)]
+    length = _length_param(fn)
+    found += [(length, "0", m.start()) for m in _A_LENGTH_OF_ZERO.finditer(text) if length]
     for subject, what, _ in found:
         if re.search(r"\b(?:not|never|non)\b", subject, re.I) or _MUST_NOT.search(text) \
                 or _MAY.search(text):
@@ -300,6 +302,19 @@ def _conditions(sentence, fn):
         else:  # described: it returns (whether "returns 0" is an error is no matter)
             out += _each("accepts", params, value, sentence, fn)
     return out
+
+
+_A_LENGTH_OF_ZERO = re.compile(r"\b(?:an?|with\s+a)\s+(?:length|size|count)\s+of\s+(?:zero|0)\b",
+                               re.I)
+_LENGTH_NAME = re.compile(r"len|size|count|bytes", re.I)
+
+
+def _length_param(fn):
+    """The parameter "a length of zero" speaks of: the one length the
+    function takes (a span's, or an integer named for one), or None."""
+    found = [n for n, datatype, kind in fn.params
+             if datatype == "span" or kind == "integer" and _LENGTH_NAME.search(n)]
+    return found[0] if len(found) == 1 else None
 
 
 def _errno_of(text):
