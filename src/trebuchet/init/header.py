@@ -13,9 +13,8 @@ The wheel has no compiler headers of its own (stddef.h, stdarg.h), so GCC's
 are put on the include path."""
 import functools
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from trebuchet.core.errors import TrebuchetError
 
@@ -63,7 +62,7 @@ class Function:
 class Header:
     functions: tuple  # in the order declared, header by header
     macros: dict      # object-like macro name -> its one number token, as written
-    negatives: dict = None  # macro name -> its value, of those that are a negative number, (-2)
+    negatives: dict = field(default_factory=dict)  # name -> value of a macro that is a negative number, (-2)
 
 
 @functools.lru_cache(maxsize=None)
