@@ -88,3 +88,5 @@ def test_the_datatypes_the_rules_know_have_the_values_they_name():
                          (contract_rules._HAS_ZERO, "ZERO")]:
         for name in names:
             assert value in base[name], (name, value)
+    for name, value in contract_rules._MINUS_ONE.items():
+        assert value in base[name], (name, value)

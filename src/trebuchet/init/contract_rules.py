@@ -20,13 +20,16 @@ from trebuchet.init.man_pages import unwidened
 _HAS_NULL = {"buffer", "callback", "command", "FILE", "format", "mode", "path", "pointer", "string"}
 _HAS_EMPTY = {"command", "format", "mode", "path", "string"}
 _HAS_ZERO = {"int", "int64", "size", "offset", "double", "float"}
+# -1 by datatype: size_t's is (size_t)(int)-1
+_MINUS_ONE = {"int": "NEG_ONE", "int64": "NEG_ONE", "fd": "NEG_ONE", "offset": "NEG_ONE",
+              "whence": "NEG_ONE", "double": "NEG_ONE", "float": "NEG_ONE", "size": "NEG_ONE_INT"}
 _ERRNOS = set(errno_module.errorcode.values())
 
 _NULL = (r"(?:(?:a\s+|the\s+)?(?:NULL|Z_NULL|null|nil|nullptr)(?:\s+pointer)?\b"
          r"|a\s+null\s+pointer|\(NULL\))(?!-)")
 _ZERO = r"(?:zero|0|0L|0U)\b"
 _EMPTY = r"(?:an?\s+)?empty(?:\s+string)?\b|\"\""
-_VALUE = rf"(?P<what>{_NULL}|{_ZERO}|{_EMPTY})"
+_VALUE = rf"(?P<what>{_NULL}|(?<![\w-])-1\b|{_ZERO}|{_EMPTY})"
 # the clause before the verb, `f()` kept in it; starting where a word does
 # and at most 80 characters long, so that a long sentence is read in linear time
 _SUBJECT = r"(?<![\w-])(?P<subj>(?:[^,;:()]|\(\)){0,80}?)"
@@ -48,7 +51,8 @@ _MAY = re.compile(rf"{_SUBJECT}\s*\b(?:may|can|might|is\s+allowed\s+to|is\s+perm
 _MUST_NOT = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should|cannot|can\s*not|may\s+not"
                        rf"|must\s+never)\s+(?:not\s+|never\s+)?be\s+{_VALUE}", re.I)
 _MUST_BE_SET = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+(?:always\s+)?be\s+"
-                          r"(?:non-?NULL|not\s+NULL|a\s+non-?null\b|non-?null\b|non-?empty\b)", re.I)
+                          r"(?:non-?NULL|not\s+NULL|a\s+non-?null\b|non-?null\b|non-?empty\b"
+                          r"|!=\s*NULL\b)", re.I)
 # "must be a valid ...", "must have been returned by ...", "must point to ..."
 _MUST_VALID = re.compile(rf"{_SUBJECT}\s*\b(?P<modal>must|shall|should)\s+"
                          r"(?:be\s+a\s+valid\b|be\s+valid\b|point\s+to\b|refer\s+to\b"
@@ -183,7 +187,7 @@ def _value(what):
         return "NULL"
     if "empty" in what or what == '""':
         return "EMPTY"
-    return "ZERO"
+    return "MINUS_ONE" if what == "-1" else "ZERO"
 
 
 def _fits(fn, param, value):
@@ -201,6 +205,9 @@ def _fits(fn, param, value):
         if kind == "pointer" and (datatype in _HAS_NULL or datatype not in _HAS_ZERO):
             return (value,), ""
         return (value,), f"{param} is no pointer ({datatype})"
+    if value == "MINUS_ONE":
+        named = _MINUS_ONE.get(datatype)
+        return (named or value,), "" if named and kind == "integer" else f"{datatype} has no -1"
     if value == "EMPTY":
         return (value,), "" if datatype in _HAS_EMPTY else f"{datatype} has no EMPTY value"
     if kind in ("integer", "floating") and datatype in _HAS_ZERO:
@@ -234,7 +241,7 @@ def _each(kind, params, value, sentence, fn, doubt="", errno=""):
 # sentence, run only where they could
 _MODAL = re.compile(r"\b(?:must|shall|should|cannot|can\s*not|may\s+not)\b", re.I)
 _PERMISSION = re.compile(r"\b(?:may|can|might|allowed|permitted)\b", re.I)
-_A_VALUE = re.compile(r"null|\bnil\b|\bzero\b|\b0|empty|\"\"", re.I)
+_A_VALUE = re.compile(r"null|\bnil\b|\bzero\b|\b0|-1\b|empty|\"\"", re.I)
 
 
 def _undefined(sentence, fn):
