@@ -9,7 +9,10 @@ sentences make (contract_rules.py), put together.
 - An error promised where the function reports no error (void, or a
   convention of none) is in doubt.
 - `returns: acceptable` only where the documentation describes every
-  parameter: each is named in some sentence, or has its @param.
+  parameter: each is named in some sentence, or has its @param; and in
+  doubt where a parameter is a raw block (`buffer`) or a buffer drawn with
+  its length: a block too small for what it should hold (BUF_0, BUF_1), or
+  a length past its block, is an acceptable value no sentence describes.
 - Silence is undefined (docs/contracts.md, section 3): where the
   documentation describes every parameter, a pointer parameter no sentence
   speaks of with NULL has NULL `undefined`, said so beside it. (Where it
@@ -25,6 +28,7 @@ class Contract:
     convention: object = None      # a contract_rules.Promise of kind error, or None
     values: list = field(default_factory=list)  # accepts, errors, undefined promises, sure or not
     returns: str = ""              # "acceptable" or ""
+    returns_doubt: str = ""        # why `returns: acceptable` is written commented out
     described: list = field(default_factory=list)  # [(param, Sentence)] naming each parameter
     sentences: list = field(default_factory=list)  # every sentence read
 
@@ -63,8 +67,11 @@ def draft(fn, said):
     every = bool(said) and len(described) == len(fn.params)
     if every:  # documentation that describes every parameter and is silent on a NULL
         values += _silent_nulls(fn, said, values)
-    returns = "acceptable" if every else ""
-    return Contract(convention, values, returns, described, list(said))
+    blocks = [name for name, datatype, kind in fn.params if datatype == "buffer" or kind == "span"]
+    doubt = (f"{', '.join(blocks)}: a block too small for what it should hold, or a length past"
+             f" its block, is acceptable and described nowhere") if every and blocks else ""
+    returns = "acceptable" if every and not blocks else ""
+    return Contract(convention, values, returns, doubt, described, list(said))
 
 
 def _resolved(values, fn, convention):

@@ -66,15 +66,19 @@ def contract_lines(contract):
         return []
     errors = contract.sure("errors")
     doubted = [p for p in contract.in_doubt() if p.kind == "errors"]
+    returns_doubted = [f"      # in doubt, not drafted ({contract.returns_doubt}): returns: acceptable"
+                       ] if contract.returns_doubt else []
     if not contract.promises_anything:
-        return [f"    # in doubt, not drafted ({p.doubt}): errors {_error(p)}: {quoted(p.sentence)}"
-                for p in doubted]
+        return [line.replace("      #", "    #", 1) for line in returns_doubted] + \
+            [f"    # in doubt, not drafted ({p.doubt}): errors {_error(p)}: {quoted(p.sentence)}"
+             for p in doubted]
     out = ["    contract:",
            f"      source: {json.dumps('drafted from ' + contract.sources())}",
            "      drafted: true"]
     if contract.returns:
         named = ", ".join(f"{n} ({s.where})" for n, s in contract.described) or "it has none"
         out.append(f"      returns: acceptable   # every parameter is described: {named}")
+    out += returns_doubted
     if errors:
         out.append("      errors:")
         for p in errors:
