@@ -102,6 +102,14 @@ survey: build ## the survey: each library under examples/ with a survey.md into 
 	@$(MAKE) --no-print-directory deps APT_NEEDS="$(APT_SURVEY) valgrind"
 	$(VENV)/bin/trebuchet survey --db survey.db --out survey-report $(SURVEY_ARGS)
 
+contract-drafts: build ## zlib's contract drafted from /usr/include/zlib.h, compared promise by promise with examples/zlib's
+	@$(MAKE) --no-print-directory deps APT_NEEDS="zlib1g-dev"
+	rm -rf $(BUILD)/contract-drafts/zlib
+	$(VENV)/bin/trebuchet init /usr/include/zlib.h --library libz.so.1 --target zlib --no-manual \
+		--out $(BUILD)/contract-drafts/zlib
+	$(VENV)/bin/python -m trebuchet.init.contract_compare $(BUILD)/contract-drafts/zlib/zlib.yaml \
+		examples/zlib/zlib.yaml
+
 # the reproducers kept under examples/*/findings/ commit their repro.c and
 # Makefile; support/, copies of trebuchet's own files, is written here
 examples-support: venv ## write support/ of each reproducer under examples/*/findings/ (not committed)
@@ -290,4 +298,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey examples-support venv c executor robust-sfio-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey contract-drafts examples-support venv c executor robust-sfio-library debootstrap-check

@@ -36,6 +36,7 @@ def here(tmp_path_factory):
     (here / "values.txt").write_bytes(b"st_return ZERO,ZERO,ZERO,ZERO\nst_return " + NOT_UTF8
                                       + b"\n")
     (here / "spec.yaml").write_bytes(b"target: x\n# " + NOT_UTF8 + b"\nfunctions: []\n")
+    (here / "dangling.3").write_text(".so man3/gone.3\n")
     (here / "params.yaml").write_text("target: x\nfunctions:\n  - name: f\n    returns: int\n"
                                       "    params: 5\n    error: {when: none}\n")
     return here
@@ -88,6 +89,12 @@ PROBES = [
     ("init --out in /proc", ["init", str(ROOT / "tests/latent/latent.h"), "--library",
                              "libc.so.6", "--out", "/proc/self/no"],
      "/proc/self/no: cannot be written"),
+    ("init --docs, no such page", ["init", "/usr/include/zlib.h", "--library", "libz.so.1",
+                                   "--out", "{here}/drafted", "--docs", "{here}/none.3"],
+     "{here}/none.3: cannot read it: No such file or directory"),
+    ("init --docs, .so to no page", ["init", "/usr/include/zlib.h", "--library", "libz.so.1",
+                                     "--out", "{here}/drafted", "--docs", "{here}/dangling.3"],
+     "{here}/dangling.3:1: names man3/gone.3, which is not there"),
     ("bench io --db in /proc", ["bench", "io", "--db", "/proc/self/no.db", "--repeat", "1"],
      "/proc/self/no.db: cannot be written"),
     ("baseline --out in /proc", ["baseline", "--db", "{here}/ok.db", "--target", "selftest",
@@ -119,6 +126,7 @@ def test_bad_input_is_one_line_and_exit_2(here, name, args, line):
     assert err.startswith("trebuchet: " + line.replace("{here}", str(here))), err
     assert not (here / "x.db").exists() and not (here / "s.db").exists()
     assert not (here / "report").exists()  # a report that failed makes no folder
+    assert not list(here.glob("drafted/*"))  # nor a draft
 
 
 def test_a_store_command_takes_the_target_as_run_does_by_its_spec_s_path(here):

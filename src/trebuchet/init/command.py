@@ -12,6 +12,7 @@ from pathlib import Path
 
 from trebuchet.core.readable import plural
 
+from trebuchet.init import contract_draft, documentation
 from trebuchet.init import header as draft_header, infer as draft_infer, render as draft_render, update as draft_update, values_c as draft_values_c
 from trebuchet.build import api_coverage, elf_symbols
 from trebuchet.core.errors import TrebuchetError
@@ -46,7 +47,8 @@ def _library_entry(library, out_dir):
     return library
 
 
-def run(headers, library, out_dir=".", prefix="", target=None, update=False):
+def run(headers, library, out_dir=".", prefix="", target=None, update=False, docs=(),
+        look_up_manual=True):
     """Writes the draft; returns the lines to print."""
     out_dir = Path(out_dir)
     lib_file = elf_symbols.locate(library)
@@ -62,6 +64,9 @@ def run(headers, library, out_dir=".", prefix="", target=None, update=False):
         raise TrebuchetError(f"none of the {len(header.functions)} functions the headers declare"
                              f"{' with prefix ' + prefix if prefix else ''} is exported by"
                              f" {lib_file}")
+    declared = [f for f in header.functions if f.name in {g.name for g in d.functions}]
+    said = documentation.gather(declared, docs, look_up_manual)
+    contract_draft.attach(d.functions, declared, said, _error_codes(header))
     target = target or target_name(library)
     out_dir.mkdir(parents=True, exist_ok=True)
     spec_path = out_dir / f"{target}.yaml"
@@ -96,6 +101,28 @@ def _undeclared(exported, header, prefix):
             f" purpose under leaves_out:, with why)"]
 
 
+def _error_codes(header):
+    """{name: value} of the header's macros that stand for a number: the
+    error codes' signs say the convention (Z_STREAM_ERROR (-2),
+    SQLITE_ERROR 1), a success code of 0 that any other code is an error."""
+    codes = {n: int(v) for n, v in header.macros.items() if v.isdigit()}
+    return {**codes, **header.negatives}
+
+
+def _contracts(d):
+    """The line on the contracts drafted from the documentation."""
+    contracts = [f.contract for f in d.functions if f.contract is not None]
+    read = sum(1 for c in contracts if c.sentences)
+    sure = sum(len([p for p in c.values if not p.doubt and p.kind != "undefined"])
+               + bool(c.returns) + bool(c.convention and not c.convention.doubt)
+               for c in contracts)
+    undefined = sum(len(c.sure("undefined")) for c in contracts)
+    doubted = sum(len(c.in_doubt()) + bool(c.convention and c.convention.doubt) for c in contracts)
+    return (f"documentation found for {read} of {plural(len(d.functions), 'function')}:"
+            f" {plural(sure, 'promise')} drafted (drafted: true), {undefined} undefined values,"
+            f" {doubted} in doubt written commented out")
+
+
 def _summary(d, written, kept):
     both = sum(1 for h in d.handles if h.constructors and h.destructor)
     skipped = (f"{len(d.skipped)} not drafted, listed at its top" if d.skipped
@@ -103,7 +130,7 @@ def _summary(d, written, kept):
     lines = [f"drafted {len(d.functions)} of {plural(len(d.functions) + len(d.skipped), 'function')}"
              f" ({skipped}); {plural(len(d.handles), 'handle type')}, {both} with a constructor"
              f" and a destructor; {plural(len(d.spans), 'buffer and length pair')}",
-             f"wrote {written}"]
+             _contracts(d), f"wrote {written}"]
     if kept:
         lines.append(f"{kept} exists and was left as it is: compare the draft with it, or run"
                      f" again with --update to add only the functions it lacks")

@@ -13,9 +13,8 @@ The wheel has no compiler headers of its own (stddef.h, stdarg.h), so GCC's
 are put on the include path."""
 import functools
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from trebuchet.core.errors import TrebuchetError
 
@@ -56,12 +55,14 @@ class Function:
     line: int
     comment: str = ""
     gathered: bool = False  # declared by a header the named one includes
+    end_line: int = 0       # the declaration's last line (doc_comments.py looks after it)
 
 
 @dataclass(frozen=True)
 class Header:
     functions: tuple  # in the order declared, header by header
     macros: dict      # object-like macro name -> its one number token, as written
+    negatives: dict = field(default_factory=dict)  # name -> value of a macro that is a negative number, (-2)
 
 
 @functools.lru_cache(maxsize=None)
@@ -87,7 +88,7 @@ def read(headers, cflags=()):
     """The functions and macros the headers declare (each header parsed with
     cflags, as the plugin will compile it); raises TrebuchetError naming the
     file and line of the first error."""
-    functions, macros = [], {}
+    functions, macros, negatives = [], {}, {}
     for header in headers:
         path = Path(header)
         if not path.is_file():
@@ -109,7 +110,15 @@ def read(headers, cflags=()):
                 tokens = [t.spelling for t in cursor.get_tokens()]
                 if len(tokens) == 2 and tokens[1][:1].isdigit():
                     macros[tokens[0]] = tokens[1]
-    return Header(tuple(_first_of_each(functions)), macros)
+                elif _negative_number(tokens[1:]):
+                    negatives[tokens[0]] = int("".join(tokens[1:]).strip("()"))
+    return Header(tuple(_first_of_each(functions)), macros, negatives)
+
+
+def _negative_number(tokens):
+    """`(-2)`, `-2`: a negative error code as zlib writes it."""
+    text = "".join(tokens)
+    return bool(tokens) and text.strip("()").startswith("-") and text.strip("()-").isdigit()
 
 
 def _parse(path, cflags):
@@ -143,8 +152,11 @@ def _function(cursor, path, gathered=False):
     t = cursor.type
     variadic = t.kind.name == "FUNCTIONPROTO" and t.is_function_variadic()
     params = tuple(Param(a.spelling, ctype(a.type)) for a in cursor.get_arguments())
+    end = cursor.extent.end
+    end_line = end.line if end.file and Path(end.file.name) == path else cursor.location.line
     return Function(cursor.spelling, ctype(cursor.result_type), params, variadic,
-                    str(path), cursor.location.line, cursor.raw_comment or "", gathered)
+                    str(path), cursor.location.line, cursor.raw_comment or "", gathered,
+                    max(end_line, cursor.location.line))
 
 
 _INTEGERS = {"BOOL", "CHAR_U", "UCHAR", "CHAR16", "CHAR32", "USHORT", "UINT", "ULONG",

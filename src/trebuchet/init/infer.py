@@ -43,6 +43,7 @@ class Function:
     error: dict
     error_note: str  # "" when sure; else what to check
     where: str       # header:line
+    contract: object = None  # contract_draft.Contract from its documentation, or None
 
 
 @dataclass

@@ -7,6 +7,8 @@ are about and the file reads like a hand-written spec."""
 import json
 import re
 
+from trebuchet.init import contract_render
+
 # a YAML flow scalar that needs quotes: an indicator inside, or a word YAML reads as no string
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ *.]*$")
 _YAML_WORDS = {"null", "true", "false", "yes", "no", "on", "off", "~"}
@@ -28,7 +30,9 @@ def spec_text(d, meta, values_file):
     out = [f"# Drafted by `trebuchet init` from {', '.join(meta['headers'])} for {meta['library']}.",
            "# Review it before trusting its rates: trebuchet's docs/your-library.md, \"Reviewing",
            "# a draft from trebuchet init\".  `guess:` marks what names suggested, `check:` what the header",
-           "# did not say; neither states a contract.",
+           "# did not say; neither states a contract.  A `contract:` is drafted from the documentation",
+           "# (drafted: true), each promise beside the sentence it came from, those in doubt",
+           "# commented out: read them against it (docs/contracts.md, section 6).",
            f"# Drafted {len(d.functions)} of {len(d.functions) + len(d.skipped)} functions"
            f" declared{' with prefix ' + meta['prefix'] if meta['prefix'] else ''}."]
     if d.skipped:
@@ -65,8 +69,13 @@ def function_text(f):
     for p in f.params:
         convert = ", convert: true" if p.convert else ""
         note = p.note or (f"convert: {p.datatype}'s values as {p.ctype}" if p.convert else "")
+        promised, said = contract_render.param_keys(f.contract, p.name)
+        lines += said
         lines.append(f"      - {{name: {p.name}, type: {scalar(p.ctype)}, datatype: {p.datatype}"
-                     f"{convert}}}" + (f"   # {note}" if note else ""))
-    error = ", ".join(f"{k}: {scalar(v) if k != 'value' else v}" for k, v in f.error.items())
-    lines.append(f"    error: {{{error}}}" + (f"   # {f.error_note}" if f.error_note else ""))
-    return lines
+                     f"{convert}{promised}}}" + (f"   # {note}" if note else ""))
+    lines += contract_render.error_lines(f.contract, f.error, f.error_note, _error)
+    return lines + contract_render.contract_lines(f.contract)
+
+
+def _error(error):
+    return "{" + ", ".join(f"{k}: {scalar(v) if k != 'value' else v}" for k, v in error.items()) + "}"
