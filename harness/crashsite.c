@@ -128,6 +128,10 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 	return _URC_NO_REASON;
 }
 
+/* Whether pc lies in one of the module's code segments: a pc in its data
+ * (a function pointer aimed at a table, or at the C library's malloc
+ * arena) is a jump to no code, named as such (findings/signature.py),
+ * not after the data symbol that happens to be there. */
 static int in_module(const struct dl_phdr_info *info, uintptr_t pc)
 {
 	int i;
@@ -135,7 +139,8 @@ static int in_module(const struct dl_phdr_info *info, uintptr_t pc)
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
 
-		if (p->p_type == PT_LOAD && pc - (info->dlpi_addr + p->p_vaddr) < p->p_memsz)
+		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
+		    pc - (info->dlpi_addr + p->p_vaddr) < p->p_memsz)
 			return 1;
 	}
 	return 0;

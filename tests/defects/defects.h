@@ -42,6 +42,9 @@ void df_release(void *p);
  * returns 0.  tag is not read. */
 unsigned long df_sum(const unsigned char *buf, size_t len, const void *tag);
 
+/* Runs operation n; n must be 0 (any other n is undefined). */
+int df_dispatch(int n);
+
 /* A number drawn from the system's randomness, for seeding. */
 int df_seed(void);
 
