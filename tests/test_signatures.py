@@ -28,7 +28,8 @@ def test_signature(path):
     entry = json.loads(path.read_text())
     c = entry["case"]
     site = c.get("site")
-    case = findings.Case(function="df_quit", index=0, values=[], outcome=c["outcome"],
+    case = findings.Case(function=c.get("function", "df_quit"), index=0, values=[],
+                         outcome=c["outcome"],
                          signal=c.get("signal"), exit_status=c.get("exit_status"),
                          stderr=c.get("stderr"), site=site,
                          frames=[frame(f) for f in site["frames"]] if site else [])
