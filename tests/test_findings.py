@@ -20,8 +20,9 @@ LIB = ROOT / "build/tests/defects/libdefects.so"
 # (kind, the function it is named by): functions, trigger, broken promise?,
 # its DEFECT mark (None: a hang strikes anywhere in its loop).
 EXPECTED = {
-    ("SIGSEGV", "count_bytes"): (["df_length", "df_upper"],
-                                 "df_length: s = NULL; df_upper: s = NULL", True, "count_bytes"),
+    ("SIGSEGV", "count_bytes"): (["df_length", "df_upper", "df_width"],
+                                 "df_length: s = NULL; df_upper: s = NULL; df_width: s = NULL",
+                                 True, "count_bytes"),
     ("assertion", "df_ratio"): (["df_ratio"], "df_ratio: b = ZERO", True, "df_ratio-assert"),
     ("SIGFPE", "df_ratio"): (["df_ratio"], "df_ratio: a = INT_MIN; b = NEG_ONE", True,
                              "df_ratio-divide"),
@@ -34,7 +35,7 @@ EXPECTED = {
 }
 # Crashes on misuse only: a finding apart, never a violation.
 EXPECTED_MISUSE = {
-    ("SIGSEGV", "count_bytes"): ["df_length", "df_upper"],
+    ("SIGSEGV", "count_bytes"): ["df_length", "df_upper", "df_width"],
     ("SIGSEGV", "df_peek"): ["df_peek"],
     ("SIGSEGV", "df_apply"): ["df_apply"],  # through a wild function pointer
     # through a pointer into the library's own data: no code, though in a module
@@ -289,7 +290,7 @@ def test_a_reproducer_builds_from_a_spec_whose_header_is_elsewhere(store, tmp_pa
 def test_a_stripped_build_names_the_same_defects_and_says_once_how_to_name_them_better(
         tmp_path):
     """No DWARF, no .symtab: count_bytes (static) is still one finding over
-    df_length and df_upper, named by the nearest exported function; the
+    df_length, df_upper and df_width, named by the nearest exported function; the
     findings say once that the library has no debug information."""
     lib = tmp_path / "libdefects.so"
     subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-o", str(lib), str(SOURCE)], check=True)
@@ -306,7 +307,7 @@ def test_a_stripped_build_names_the_same_defects_and_says_once_how_to_name_them_
     assert {k[0] for k in found} == {k[0] for k in EXPECTED}
     count_bytes = [f for (kind, name), f in found.items() if name.startswith("libdefects.so")
                    and kind == "SIGSEGV"]
-    assert [f["functions"] for f in count_bytes] == ["df_length,df_upper"]
+    assert [f["functions"] for f in count_bytes] == ["df_length,df_upper,df_width"]
     assert "without a symbol (near df_" in count_bytes[0]["title"]
     text = trebuchet("findings", "--db", db).stdout
     notes = [line for line in text.splitlines() if line.startswith("  note: ")]

@@ -14,6 +14,9 @@ size_t df_length(const char *s);
 /* A copy of s in upper case, to free(); s may be NULL: returns NULL. */
 char *df_upper(const char *s);
 
+/* The columns s takes on a terminal; s may be NULL: returns 0. */
+size_t df_width(const char *s);
+
 /* a / b; b == 0 is answered with -1 and errno EDOM.  Returns for any a, b. */
 int df_ratio(int a, int b);
 
