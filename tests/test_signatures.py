@@ -45,8 +45,9 @@ int pub_b(const char *s) { return helper(s) + 2; }
 
 
 def test_a_static_function_of_a_stripped_library_is_named_by_its_exports(tmp_path):
-    """No DWARF, no .symtab: helper() is named by the nearest exported
-    function, the same from both callers and for a rebuild of the same
+    """No DWARF, no .symtab: helper() is named by where it begins (its
+    unwind table) from the nearest exported function, the same from both
+    callers, at any of its instructions, and for a rebuild of the same
     code; the title adds the caller."""
     source = tmp_path / "l.c"
     source.write_text(STRIPPED)
@@ -59,15 +60,16 @@ def test_a_static_function_of_a_stripped_library_is_named_by_its_exports(tmp_pat
     helper, pub_a = int(symbols["helper"], 16), int(symbols["pub_a"], 16)
     subprocess.run(["strip", "--strip-all", lib], check=True)
     made = []
-    for caller in ("pub_a", "pub_b"):
-        frames = symbolize.symbolize([[f"{lib}+{helper + 1:#x}",
+    for caller, inside in (("pub_a", 1), ("pub_b", 3)):  # two instructions of helper
+        frames = symbolize.symbolize([[f"{lib}+{helper + inside:#x}",
                                        f"{lib}+{int(symbols[caller], 16) + 5:#x}"]])[0]
         assert frames[0].function is None and frames[1].function == caller
         case = findings.Case(function=caller, index=0, values=[], outcome="ABORT", signal=11,
                              site={"fault_addr": 3, "sp": 1, "stack_depth": 300}, frames=frames)
         made.append(findings.crash_finding(case, findings._Modules(["libl.so"])))
-    near = (f"pub_a-{pub_a - helper - 1:#x}" if helper < pub_a else
-            f"pub_b+{helper + 1 - int(symbols['pub_b'], 16):#x}")
+    # named by where helper begins (the unwind table's), not by the pc
+    near = (f"pub_a-{pub_a - helper:#x}" if helper < pub_a else
+            f"pub_b+{helper - int(symbols['pub_b'], 16):#x}")
     assert made[0].signature == made[1].signature == f"SIGSEGV|libl.so: unnamed, near {near}"
     assert made[0].title == (f"SIGSEGV in a function of libl.so without a symbol (near {near}),"
                              f" called from pub_a")

@@ -88,7 +88,7 @@ from dataclasses import dataclass, field
 from trebuchet.core.readable import errno_name, last_line, signal_name, stderr_text
 
 from trebuchet.findings import sanitizer_report
-from trebuchet.harness import crash_sites as symbolize
+from trebuchet.harness import crash_sites as symbolize, unwind_table
 from trebuchet.core.outcomes import FAILING
 from trebuchet.store import results
 
@@ -288,7 +288,10 @@ def _unnamed(frame, outer):
     rebuild of the same code keeps and which every caller of the static
     function shares (one defect, one finding); the title adds the nearest
     named frame outside it.  None when the module exports nothing."""
-    near = symbolize.nearest_export(frame.module, frame.offset)
+    # where the function begins (its unwind table), so that every
+    # instruction of one static function is one place
+    start = unwind_table.function_start(frame.module, frame.offset)
+    near = symbolize.nearest_export(frame.module, frame.offset if start is None else start)
     if not near:
         return None
     caller = next((symbolize.canonical(f.function) for f in outer
@@ -437,8 +440,9 @@ def _violation_text(f):
 # 3: no frame past the executor's own (a hang was named by the C library's
 # start of the process), and a spec of sources alone, no library, names
 # the functions its plugin holds (selftest's hangs were one finding).
-# 4: a crash site cut by its cases' minimised cause (minimise.py), and misuse
-# decided by the cause, not by any value a case holds.
+# 4: a crash site cut by its cases' minimised cause (minimise.py), misuse
+# decided by the cause, not by any value a case holds, and a stripped
+# library's static function keyed by where it begins (unwind_table.py).
 FINGERPRINTS = 4
 
 
