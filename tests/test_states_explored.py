@@ -1,0 +1,131 @@
+"""`trebuchet states` (docs/states.md) on tests/states/'s valve, whose
+states counted by hand from valve.c are: new (valve_new), open (valve_open
+of an existing file), failed (valve_open of a missing one: valve_flush
+crashes) and closed (valve_open, then valve_close: valve_close crashes),
+the last reached by two calls only.  Exploration finds those three beyond
+the new valve at the cost counted by hand, writes them beside the spec, and
+the spec that includes the file runs them: the closed valve's crash is a
+finding no hand-made value reaches."""
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT, query, trebuchet
+from test_bad_input import assert_input_error
+
+STATES = ROOT / "tests" / "states"
+
+# each kept state's steps as written, in the order found
+EXPECTED = """\
+values:
+  valve:
+    # valve_open(path=EXISTING) error EBUSY (success on valve_new's)
+    # valve_open(path=MISSING) error EBUSY (error ENOENT on valve_new's)
+    # valve_flush() success (error on valve_new's)
+    # valve_close() success (error EBADF on valve_new's)
+    AFTER_VALVE_OPEN_EXISTING:
+      - {call: valve_new}
+      - {call: valve_open, args: {path: EXISTING}}
+    # valve_open(path=EXISTING) error EBUSY (success on valve_new's)
+    # valve_open(path=MISSING) error EBUSY (error ENOENT on valve_new's)
+    # valve_flush() SIGSEGV (error on valve_new's)
+    VALVE_OPEN_MISSING_FAILED:
+      - {call: valve_new}
+      - {call: valve_open, args: {path: MISSING}, expect: error}
+    # valve_flush() error EBADF (success on AFTER_VALVE_OPEN_EXISTING)
+    # valve_close() SIGABRT (success on AFTER_VALVE_OPEN_EXISTING)
+    AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE:
+      - {call: valve_new}
+      - {call: valve_open, args: {path: EXISTING}}
+      - {call: valve_close}
+"""
+
+
+def _valve(folder):
+    """tests/states/ copied into folder, its library built; the spec's path."""
+    for path in STATES.iterdir():
+        shutil.copy(path, folder)
+    (folder / "build").mkdir()
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", folder / "build" / "libvalve.so",
+                    folder / "valve.c"], check=True)
+    return folder / "valve.yaml"
+
+
+@pytest.fixture(scope="module")
+def explored(tmp_path_factory):
+    spec = _valve(tmp_path_factory.mktemp("explored"))
+    said = trebuchet("states", "--target", spec).stdout.splitlines()
+    return spec, said
+
+
+def test_exploration_keeps_the_states_a_next_call_tells_apart(explored):
+    spec, said = explored
+    written = (spec.parent / "valve.states.yaml").read_text()
+    assert written[written.index("values:"):] == EXPECTED
+    assert [line.split(":")[:2] for line in said[:-1]] == [
+        ["valve", "AFTER_VALVE_OPEN_EXISTING"], ["valve", "VALVE_OPEN_MISSING_FAILED"],
+        ["valve", "AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE"]]
+    assert "valve_close() SIGABRT (success on AFTER_VALVE_OPEN_EXISTING)" in said[2]
+    # 4 moves on each state: 1 new valve, its 4 children, then the 7 that
+    # the two kept ones make (valve_flush of the failed valve crashed)
+    assert said[-1].startswith("3 of 12 states kept, 48 cases, ")
+
+
+def test_the_spec_that_includes_the_states_runs_them_and_the_closed_valves_crash_is_a_finding(
+        explored):
+    spec, _ = explored
+    text = spec.read_text()
+    spec.write_text(text.replace("sources:", "states: valve.states.yaml\nsources:"))
+    db = spec.parent / "valve.db"
+    trebuchet("run", "--target", spec, "--db", db, "--quiet")
+    spec.write_text(text)
+    found = query(db, "SELECT DISTINCT r.value_names, r.signal FROM finding_cases c JOIN"
+                      " results r ON r.run_id = c.run_id AND r.function = c.function AND"
+                      " r.case_index = c.case_index WHERE c.function = 'valve_close'")
+    # and no hand-made value of the spec reaches it
+    assert found == [("valve:AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE", 6)]
+
+
+def test_a_budget_stops_the_exploration_between_whole_states(tmp_path):
+    spec = _valve(tmp_path)
+    said = trebuchet("states", "--target", spec, "--budget", "20").stdout.splitlines()
+    # the new valve and its four children fill it: the closed valve is never made
+    assert [line.split(":")[1] for line in said[:-1]] == [
+        "AFTER_VALVE_OPEN_EXISTING", "VALVE_OPEN_MISSING_FAILED"]
+    assert said[-1].startswith("2 of 5 states kept, 20 cases, ")
+    assert "the budget of 20 cases ran out" in said[-1]
+
+
+def _bad(explored, tmp_path, edit, states=None):
+    spec, _ = explored
+    for name in ("valve.h", "valve_values.c", "build"):
+        (tmp_path / name).symlink_to(spec.parent / name)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(edit(spec.read_text()))
+    if states is not None:
+        (tmp_path / "bad.states.yaml").write_text(states)
+    return bad
+
+
+@pytest.mark.parametrize("edit, states, args, fragments", [
+    # a states file left by an earlier exploration is not written over
+    (lambda t: t, "values: {}\n", [], ["bad.states.yaml: bad.states.yaml is there already",
+                                       "--replace"]),
+    # the spec includes a file that is not there, or one naming a value it has
+    (lambda t: t.replace("sources:", "states: gone.yaml\nsources:"), None, [],
+     ["bad.yaml:5: states 'gone.yaml': no such file"]),
+    (lambda t: t.replace("sources:", "states: bad.states.yaml\nsources:"),
+     "values:\n  valve:\n    OPEN_FAILED:\n      - {call: valve_new}\n", ["--replace"],
+     ["bad.states.yaml:3: valve:OPEN_FAILED is a value of the spec already"]),
+    (lambda t: t.replace("sources:", "states: bad.states.yaml\nsources:"),
+     "values:\n  valve:\n    LATE:\n      - {call: valve_opne}\n", ["--replace"],
+     ["bad.states.yaml:4: valve:LATE, step 1: unknown function 'valve_opne'"]),
+    # nothing returns a valve
+    (lambda t: t[:t.index("values:")] + t[t.index("functions:"):].replace(
+        "  - name: valve_new\n    returns: valve_t *\n", "  - name: valve_new\n    returns: int\n"),
+     None, [], ["bad.yaml:", "no handle to explore"]),
+])
+def test_bad_input_is_one_line(explored, tmp_path, edit, states, args, fragments):
+    bad = _bad(explored, tmp_path, edit, states)
+    assert_input_error(trebuchet("states", "--target", bad, *args, check=False), *fragments)
