@@ -34,8 +34,8 @@ def run(target, budget, replace):
         yield f"{state.datatype}:{named[id(state)]}: {'; '.join(written.apart(state, named))}"
     seconds = time.monotonic() - started
     cost = (f"{len(explored.kept)} of {explored.states} states kept, {explored.cases} cases, "
-            f"{seconds:.1f} s" + (f"; the budget of {budget} cases ran out" if explored.stopped
-                                  else ""))
+            f"{seconds:.1f} s"
+            + (f"; the budget of {budget} cases ran out" if explored.stopped else ""))
     if not explored.kept:
         yield f"no state apart from the constructors' ({cost}); nothing written"
         return

@@ -55,7 +55,7 @@ def explore(spec, budget):
     with tempfile.TemporaryDirectory(prefix="trebuchet-states-") as folder:
         for depth in range(DEPTH + 1):
             built = probe.build(spec, list(enumerate(frontier)))
-            moves = {d: moves_module.moves(spec, d, built.listed, built.misuse)
+            moves = {d: moves_module.moves(spec, d, built.listed, built.preferred)
                      for d in constructors}
             if values is None:
                 values = {d: [v for v in vs if not v.startswith(moves_module.EXPLORING)]
@@ -102,7 +102,7 @@ def _roots(spec, constructors):
                                         for f in fs) else None
     return [State(d, ((m, "success"),)) for d, functions in constructors.items()
             for f in functions for m in moves_module.constructor_moves(
-                f, base and base.listed, base and base.misuse)]
+                f, base and base.listed, base and base.preferred)]
 
 
 def observation(result):

@@ -4,8 +4,8 @@ takes), each one's constructors (functions returning its C type), and its
 moves (each function taking the handle, with one value per other
 parameter).  A parameter's values are its contract's `accepts`, each a move
 of its own; without them, the first value of its datatype that is neither
-misuse nor left undefined by its documentation nor NULL (NULL answers most
-calls with an error or a crash, and says nothing of the handle)."""
+misuse nor NULL nor left undefined by its documentation, the datatype's own
+values before those it inherits (probe.py's preferred)."""
 import itertools
 import re
 from dataclasses import dataclass
@@ -61,34 +61,34 @@ def _owner(name, sharing):
     return max(named, key=len) if named else None
 
 
-def constructor_moves(function, listed, misuse):
+def constructor_moves(function, listed, preferred):
     """The ways to call a constructor: Moves with no handle."""
-    return [Move(function.name, args) for args in _arguments(function, None, listed, misuse)]
+    return [Move(function.name, args) for args in _arguments(function, None, listed, preferred)]
 
 
-def moves(spec, datatype, listed, misuse):
+def moves(spec, datatype, listed, preferred):
     """The Moves on a handle of datatype, in the spec's order of functions.
-    listed: {function: the function as `list functions` gives it}; misuse:
-    {datatype: {VALUE marked misuse}}."""
+    listed: {function: the function as `list functions` gives it};
+    preferred: {datatype: [VALUE, ...]} (probe.py)."""
     out = []
     for f in spec.functions:
         handle = spec_sequences.handle_param(f, datatype, {})
         if handle is not None and f.name in listed:
-            out += [Move(f.name, args) for args in _arguments(f, handle, listed, misuse)]
+            out += [Move(f.name, args) for args in _arguments(f, handle, listed, preferred)]
     return out
 
 
-def _arguments(function, handle, listed, misuse):
+def _arguments(function, handle, listed, preferred):
     others = [(i, p) for i, p in enumerate(function.params)
               if p is not handle and p.datatype != spec_sequences.SPAN]
-    choices = [[(p.name, v) for v in _values(p, listed[function.name]["values"][i], misuse)]
+    choices = [[(p.name, v) for v in _values(p, listed[function.name]["values"][i], preferred)]
                for i, p in others]
     return [tuple(args) for args in itertools.product(*choices)]
 
 
-def _values(param, listed_values, misuse):
+def _values(param, listed_values, preferred):
     if param.accepts:
         return list(param.accepts)
-    fitting = [v for v in listed_values if v != "NULL" and v not in param.undefined
-               and v not in misuse.get(param.datatype, ()) and not v.startswith(EXPLORING)]
+    fitting = [v for v in preferred.get(param.datatype, ())
+               if v in listed_values and v not in param.undefined]
     return fitting[:1] or listed_values[:1]

@@ -22,8 +22,8 @@ class Built:
     spec: object     # the spec of the candidates (spec/load.py's Spec)
     plugin: Path
     listed: dict     # {function: as `list functions` gives it}
-    misuse: dict     # {datatype: {VALUE marked misuse}}
     values: dict     # {datatype: [VALUE, ...]}, as the plugin lists them
+    preferred: dict  # {datatype: [VALUE, ...]}: a parameter's value without `accepts`, in order
 
 
 def build(spec, candidates):
@@ -37,9 +37,20 @@ def build(spec, candidates):
     plugin = plugins.build_plugin(explored, quiet=True)
     listed = {f["name"]: f for f in executor.list_functions(plugin)}
     datatypes = executor.list_datatypes(plugin)
-    misuse = {d["name"]: {v["name"] for v in d["values"] if v.get("misuse")} for d in datatypes}
     values = {d["name"]: [v["name"] for v in d["values"]] for d in datatypes}
-    return Built(explored, plugin, listed, misuse, values)
+    return Built(explored, plugin, listed, values, {d["name"]: _preferred(d, values)
+                                                     for d in datatypes})
+
+
+def _preferred(datatype, values):
+    """Its values that are not misuse, nor NULL (which answers most calls
+    with an error or a crash and says nothing of the handle), nor a
+    candidate: its own first (a string's SHORT before the MISALIGNED
+    pointer it inherits), then those it inherits."""
+    inherited = set(values.get(datatype["parent"]) or ())
+    fitting = [v["name"] for v in datatype["values"] if not v.get("misuse")
+               and v["name"] != "NULL" and not v["name"].startswith(EXPLORING)]
+    return ([v for v in fitting if v not in inherited] + [v for v in fitting if v in inherited])
 
 
 def _of(path):
