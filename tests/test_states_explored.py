@@ -2,10 +2,12 @@
 states counted by hand from valve.c are: new (valve_new), open (valve_open
 of an existing file), failed (valve_open of a missing one: valve_flush
 crashes) and closed (valve_open, then valve_close: valve_close crashes),
-the last reached by two calls only.  Exploration finds those three beyond
-the new valve at the cost counted by hand, writes them beside the spec, and
-the spec that includes the file runs them: the closed valve's crash is a
-finding no hand-made value reaches."""
+the last reached by two calls only; and its tap, a handle of the same C
+type (valve_taps.yaml), which tap_pour given a valve crashes on.
+Exploration finds the three states beyond the new valve at the cost counted
+by hand, offers each datatype the other's handle as a sibling, writes them
+beside the spec, and the spec that includes the file runs them: the closed
+valve's crash and the tap's are findings no hand-made value reaches."""
 import shutil
 import subprocess
 
@@ -39,6 +41,13 @@ values:
       - {call: valve_new}
       - {call: valve_open, args: {path: EXISTING}}
       - {call: valve_close}
+    # a sibling: tap's handle (tap_new()), offered where a valve is taken
+    SIBLING_TAP_NEW:
+      - {call: tap_new}
+  tap:
+    # a sibling: valve's handle (valve_new()), offered where a tap is taken
+    SIBLING_VALVE_NEW:
+      - {call: valve_new}
 """
 
 
@@ -54,37 +63,42 @@ def _valve(folder):
 
 @pytest.fixture(scope="module")
 def explored(tmp_path_factory):
-    spec = _valve(tmp_path_factory.mktemp("explored"))
+    spec = _valve(tmp_path_factory.mktemp("explored")).with_name("valve_taps.yaml")
     said = trebuchet("states", "--target", spec).stdout.splitlines()
     return spec, said
 
 
 def test_exploration_keeps_the_states_a_next_call_tells_apart(explored):
     spec, said = explored
-    written = (spec.parent / "valve.states.yaml").read_text()
+    written = (spec.parent / "valve_taps.states.yaml").read_text()
     assert written[written.index("values:"):] == EXPECTED
     assert [line.split(":")[:2] for line in said[:-1]] == [
         ["valve", "AFTER_VALVE_OPEN_EXISTING"], ["valve", "VALVE_OPEN_MISSING_FAILED"],
-        ["valve", "AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE"]]
+        ["valve", "AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE"], ["valve", "SIBLING_TAP_NEW"],
+        ["tap", "SIBLING_VALVE_NEW"]]
     assert "valve_close() SIGABRT (success on AFTER_VALVE_OPEN_EXISTING)" in said[2]
-    # 4 moves on each state: 1 new valve, its 4 children, then the 7 that
-    # the two kept ones make (valve_flush of the failed valve crashed)
-    assert said[-1].startswith("3 of 12 states kept, 48 cases, ")
+    # 4 moves on each valve: the new one, its 4 children, then the 7 that
+    # the two kept ones make (valve_flush of the failed valve crashed); one
+    # move on each tap: the new one and its child, the same
+    assert said[-1].startswith("3 of 14 states kept, 50 cases, ")
 
 
-def test_the_spec_that_includes_the_states_runs_them_and_the_closed_valves_crash_is_a_finding(
-        explored):
+def test_the_spec_that_includes_the_states_runs_them_and_their_crashes_are_findings(explored):
     spec, _ = explored
     text = spec.read_text()
-    spec.write_text(text.replace("sources:", "states: valve.states.yaml\nsources:"))
+    spec.write_text(text.replace("datatypes:", "states: valve_taps.states.yaml\ndatatypes:"))
     db = spec.parent / "valve.db"
     trebuchet("run", "--target", spec, "--db", db, "--quiet")
     spec.write_text(text)
-    found = query(db, "SELECT DISTINCT r.value_names, r.signal FROM finding_cases c JOIN"
+    found = query(db, "SELECT r.function, r.value_names, r.signal FROM finding_cases c JOIN"
                       " results r ON r.run_id = c.run_id AND r.function = c.function AND"
-                      " r.case_index = c.case_index WHERE c.function = 'valve_close'")
-    # and no hand-made value of the spec reaches it
-    assert found == [("valve:AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE", 6)]
+                      " r.case_index = c.case_index ORDER BY r.function, r.value_names")
+    # the two states and the sibling found reach two defects no hand-made
+    # value of the spec reaches, and the failed valve's crash of OPEN_FAILED
+    assert found == [("tap_pour", "tap:SIBLING_VALVE_NEW", 11),
+                     ("valve_close", "valve:AFTER_VALVE_OPEN_EXISTING_THEN_VALVE_CLOSE", 6),
+                     ("valve_flush", "valve:OPEN_FAILED", 11),
+                     ("valve_flush", "valve:VALVE_OPEN_MISSING_FAILED", 11)]
 
 
 def test_a_parameter_without_accepts_takes_its_first_own_value_and_a_budget_stops_whole(
@@ -105,7 +119,7 @@ def test_a_parameter_without_accepts_takes_its_first_own_value_and_a_budget_stop
 
 
 def _bad(explored, tmp_path, edit, states=None):
-    spec, _ = explored
+    spec = explored[0].with_name("valve.yaml")
     for name in ("valve.h", "valve_values.c", "build"):
         (tmp_path / name).symlink_to(spec.parent / name)
     bad = tmp_path / "bad.yaml"

@@ -30,14 +30,15 @@ def run(target, budget, replace):
     taken = {(d, v) for d, vs in explored.values.items() for v in vs
              if f"{d}:{v}" not in replaced}
     named = written.names(explored, taken)
-    for state in explored.kept:
+    written_states = explored.kept + explored.siblings
+    for state in written_states:
         yield f"{state.datatype}:{named[id(state)]}: {'; '.join(written.apart(state, named))}"
     seconds = time.monotonic() - started
     cost = (f"{len(explored.kept)} of {explored.states} states kept, {explored.cases} cases, "
             f"{seconds:.1f} s"
             + (f"; the budget of {budget} cases ran out" if explored.stopped else ""))
-    if not explored.kept:
+    if not written_states:
         yield f"no state apart from the constructors' ({cost}); nothing written"
         return
-    out.write_text(written.text(spec, explored.kept, named, out.name))
+    out.write_text(written.text(spec, written_states, named, out.name))
     yield f"{cost}; written to {out} (include it with `states: {out.name}`)"

@@ -29,6 +29,7 @@ class State:
     parent: Optional["State"] = None
     seen: dict = field(default_factory=dict)   # {Move: observation}
     unmade: Optional[str] = None        # why its value could not be built (SETUP)
+    sibling_of: Optional[str] = None    # made by the constructor of this other datatype
 
     @property
     def depth(self):
@@ -43,12 +44,14 @@ class Explored:
     stopped: bool       # the budget ran out before the exploration ended
     values: dict        # {datatype: [VALUE, ...]} the spec's plugin lists, candidates left out
     several: set        # {(datatype, function)} called by more than one move
+    siblings: list      # [State]: another datatype's fresh handle, offered as this one
 
 
 def explore(spec, budget):
     """The states of spec's handles, kept (Explored)."""
     constructors = moves_module.handle_datatypes(spec)
     seen, kept, frontier = set(), [], _roots(spec, constructors)
+    siblings = _siblings(spec, constructors, frontier)
     cases = observed = 0
     stopped = False
     values = several = None
@@ -92,7 +95,7 @@ def explore(spec, budget):
                         for expect in [_expect(s.seen[m])] if expect]
             if not frontier:
                 break
-    return Explored(kept, observed, cases, stopped, values or {}, several or set())
+    return Explored(kept, observed, cases, stopped, values or {}, several or set(), siblings)
 
 
 def _roots(spec, constructors):
@@ -103,6 +106,16 @@ def _roots(spec, constructors):
     return [State(d, ((m, "success"),)) for d, functions in constructors.items()
             for f in functions for m in moves_module.constructor_moves(
                 f, base and base.listed, base and base.preferred)]
+
+
+def _siblings(spec, constructors, roots):
+    """Each fresh handle of a datatype that shares its C type with another,
+    as a value of the other (a reader where a writer is taken): made by a
+    constructor of its own, not one that names neither."""
+    offered = moves_module.siblings(spec, constructors)
+    return [State(d, root.steps, sibling_of=root.datatype) for d in constructors
+            for root in roots if root.datatype in offered[d]
+            and root.steps[0][0].call not in {f.name for f in constructors[d]}]
 
 
 def observation(result):

@@ -56,6 +56,15 @@ def handle_datatypes(spec):
     return out
 
 
+def siblings(spec, constructors):
+    """{datatype: [another datatype, ...]} of the handle datatypes of one C
+    type: each offered the other's handles, as a reader is offered where a
+    writer is taken."""
+    ctypes = {d: _spelled(handle_ctype(spec, d)) for d in constructors}
+    return {d: [e for e in constructors if e != d and ctypes[e] == ctypes[d]]
+            for d in constructors}
+
+
 def _owner(name, sharing):
     named = [d for d in sharing if d in name]
     return max(named, key=len) if named else None

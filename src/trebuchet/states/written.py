@@ -21,13 +21,15 @@ def names(explored, taken):
     gets _2, _3...  A move's arguments are named when its function is
     called by several moves, the constructor when the datatype has several."""
     out, used = {}, set(taken)
-    for state in explored.kept:
+    for state in explored.kept + explored.siblings:
         words = [_word(m, expect, (state.datatype, m.call) in explored.several)
                  for m, expect in state.steps[1:]]
         if len({s.steps[0][0] for s in explored.kept if s.datatype == state.datatype}) > 1:
             words.insert(0, _word(state.steps[0][0], "success", True))
         text = "_THEN_".join(words)
         base = text if state.steps[-1][1] == "error" else f"AFTER_{text}"
+        if state.sibling_of:
+            base = f"SIBLING_{_word(state.steps[0][0], 'success', True)}"
         name, n = base, 1
         while (state.datatype, name) in used:
             n += 1
@@ -47,19 +49,24 @@ def _word(move, expect, with_args):
 
 def apart(state, named):
     """What tells state apart from the one it was made from: each move
-    whose observation differs, with what it observes on each."""
+    whose observation differs, with what it observes on each; a sibling's
+    being another datatype's."""
+    if state.sibling_of:
+        return [f"a sibling: {state.sibling_of}'s handle ({state.steps[0][0].text()}), "
+                f"offered where a {state.datatype} is taken"]
     before = state.parent
     label = named.get(id(before)) or f"{before.steps[0][0].call}'s"
     return [f"{m.text()} {state.seen[m]} ({before.seen.get(m)} on {label})"
             for m in state.seen if state.seen[m] != before.seen.get(m)]
 
 
-def text(spec, kept, named, file_name):
+def text(spec, states, named, file_name):
+    """The file: states (kept, then siblings) under their datatypes."""
     lines = [HEADER.format(target=spec.target, spec=spec.path.name, name=file_name).rstrip(),
              "values:"]
-    for datatype in dict.fromkeys(s.datatype for s in kept):
+    for datatype in dict.fromkeys(s.datatype for s in states):
         lines.append(f"  {datatype}:")
-        for state in (s for s in kept if s.datatype == datatype):
+        for state in (s for s in states if s.datatype == datatype):
             lines += [f"    # {difference}" for difference in apart(state, named)]
             lines.append(f"    {named[id(state)]}:")
             lines += [f"      - {step}" for step in probe.step_texts(state)]
