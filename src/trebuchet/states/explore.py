@@ -28,7 +28,7 @@ class State:
     steps: tuple                        # ((Move, expect), ...), the constructor's first
     parent: Optional["State"] = None
     seen: dict = field(default_factory=dict)   # {Move: observation}
-    unmade: Optional[str] = None        # why its value could not be built (SETUP)
+    unmade: bool = False                # its value could not be built (SETUP)
     sibling_of: Optional[str] = None    # made by the constructor of this other datatype
 
     @property
@@ -50,52 +50,71 @@ class Explored:
 def explore(spec, budget):
     """The states of spec's handles, kept (Explored)."""
     constructors = moves_module.handle_datatypes(spec)
-    seen, kept, frontier = set(), [], _roots(spec, constructors)
-    siblings = _siblings(spec, constructors, frontier)
-    cases = observed = 0
-    stopped = False
-    values = several = None
+    frontier = _roots(spec, constructors)
+    done = Explored([], 0, 0, False, {}, set(), _siblings(spec, constructors, frontier))
+    seen = set()
     with tempfile.TemporaryDirectory(prefix="trebuchet-states-") as folder:
         for depth in range(DEPTH + 1):
             built = probe.build(spec, list(enumerate(frontier)))
             moves = {d: moves_module.moves(spec, d, built.listed, built.preferred)
                      for d in constructors}
-            if values is None:
-                values = {d: [v for v in vs if not v.startswith(moves_module.EXPLORING)]
-                          for d, vs in built.values.items()}
-                several = {(d, c) for d, ms in moves.items()
-                           for c, n in Counter(m.call for m in ms).items() if n > 1}
-            wanted = [(n, s, m) for n, s in enumerate(frontier) for m in moves[s.datatype]]
-            if len(wanted) > budget - cases:
-                stopped = True
-                # whole states only: a state half observed cannot be told apart
-                fits = {n for n, s in enumerate(frontier)
-                        if sum(len(moves[t.datatype]) for t in frontier[:n + 1]) <= budget - cases}
-                wanted = [(n, s, m) for n, s, m in wanted if n in fits]
+            if not depth:
+                _first_build(done, built, moves)
+            wanted = _within(frontier, moves, budget - done.cases)
+            done.stopped = len(wanted) < sum(len(moves[s.datatype]) for s in frontier)
             results = probe.observe(built, [(s.datatype, n, m) for n, s, m in wanted], folder)
-            cases += len(results)
-            for (n, state, move), result in zip(wanted, results):
-                if result["outcome"] == "SETUP":
-                    state.unmade = result["setup_reason"] or "its value could not be built"
+            done.cases += len(results)
+            for (_, state, move), result in zip(wanted, results):
+                state.unmade |= result["outcome"] == "SETUP"
                 state.seen[move] = observation(result)
-            news = []
-            for state in {id(s): s for _, s, _ in wanted}.values():
-                key = (state.datatype, tuple(state.seen[m] for m in moves[state.datatype]))
-                observed += 1
-                if state.unmade or key in seen:
-                    continue
-                seen.add(key)
-                news.append(state)
-                if state.depth:
-                    kept.append(state)
-            if stopped or depth == DEPTH:
+            news = _new(list({id(s): s for _, s, _ in wanted}.values()), moves, seen, done)
+            if done.stopped or depth == DEPTH:
                 break
             frontier = [State(s.datatype, s.steps + ((m, expect),), s)
                         for s in news for m in moves[s.datatype]
                         for expect in [_expect(s.seen[m])] if expect]
             if not frontier:
                 break
-    return Explored(kept, observed, cases, stopped, values or {}, several or set(), siblings)
+    return done
+
+
+def _first_build(done, built, moves):
+    """What the names of the states written need: the values the spec's
+    datatypes have, and which functions several moves call."""
+    done.values = {d: [v for v in vs if not v.startswith(moves_module.EXPLORING)]
+                   for d, vs in built.values.items()}
+    done.several = {(d, c) for d, ms in moves.items()
+                    for c, n in Counter(m.call for m in ms).items() if n > 1}
+
+
+def _within(frontier, moves, left):
+    """(number, State, Move) of each case observing the frontier, as far as
+    whole states fit in the cases left: a state half observed cannot be
+    told apart."""
+    wanted = []
+    for n, state in enumerate(frontier):
+        cases = [(n, state, m) for m in moves[state.datatype]]
+        if len(wanted) + len(cases) > left:
+            break
+        wanted += cases
+    return wanted
+
+
+def _new(states, moves, seen, done):
+    """The states observed apart from every one seen before (seen grows);
+    those past their constructor are kept.  A state whose value could not
+    be made again (a step answered otherwise than when it was observed) is
+    left out."""
+    news = []
+    for state in states:
+        key = (state.datatype, tuple(state.seen[m] for m in moves[state.datatype]))
+        done.states += 1
+        if not state.unmade and key not in seen:
+            seen.add(key)
+            news.append(state)
+            if state.depth:
+                done.kept.append(state)
+    return news
 
 
 def _roots(spec, constructors):

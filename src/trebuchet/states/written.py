@@ -22,14 +22,7 @@ def names(explored, taken):
     called by several moves, the constructor when the datatype has several."""
     out, used = {}, set(taken)
     for state in explored.kept + explored.siblings:
-        words = [_word(m, expect, (state.datatype, m.call) in explored.several)
-                 for m, expect in state.steps[1:]]
-        if len({s.steps[0][0] for s in explored.kept if s.datatype == state.datatype}) > 1:
-            words.insert(0, _word(state.steps[0][0], "success", True))
-        text = "_THEN_".join(words)
-        base = text if state.steps[-1][1] == "error" else f"AFTER_{text}"
-        if state.sibling_of:
-            base = f"SIBLING_{_word(state.steps[0][0], 'success', True)}"
+        base = _name(state, explored)
         name, n = base, 1
         while (state.datatype, name) in used:
             n += 1
@@ -37,6 +30,18 @@ def names(explored, taken):
         used.add((state.datatype, name))
         out[id(state)] = name
     return out
+
+
+def _name(state, explored):
+    constructor = state.steps[0][0]
+    if state.sibling_of:
+        return f"SIBLING_{_word(constructor, 'success', True)}"
+    words = [_word(m, expect, (state.datatype, m.call) in explored.several)
+             for m, expect in state.steps[1:]]
+    if len({s.steps[0][0] for s in explored.kept if s.datatype == state.datatype}) > 1:
+        words.insert(0, _word(constructor, "success", True))
+    text = "_THEN_".join(words)
+    return text if state.steps[-1][1] == "error" else f"AFTER_{text}"
 
 
 def _word(move, expect, with_args):
