@@ -13,7 +13,7 @@ LAYERS = (
     ("core",),
     ("harness", "spec", "store"),
     ("build", "run"),
-    ("findings", "memcheck", "judge", "init"),
+    ("findings", "memcheck", "judge", "init", "states"),
     ("report", "gate", "study", "survey"),
     ("cli",),
 )

@@ -1,5 +1,5 @@
 """The `trebuchet` command line: one table of commands, each added by its
-group's module (campaign, init, reports, memcheck, survey, gate, bench),
+group's module (campaign, init, states, reports, memcheck, survey, gate, bench),
 whose handler calls into the layers below.  TrebuchetError becomes a
 one-line message and exit code 2, never a traceback.
 
@@ -8,7 +8,8 @@ import argparse
 import shlex
 import sys
 
-from trebuchet.cli import bench, campaign, gate, init, memcheck, options, reports, survey
+from trebuchet.cli import bench, campaign, gate, init, memcheck, options, reports, states, \
+    survey
 from trebuchet.core import paths, stopping
 from trebuchet.core.errors import TrebuchetError
 from trebuchet.core.exitcodes import Exit
@@ -17,8 +18,8 @@ from trebuchet.core.exitcodes import Exit
 RESUMABLE = ("memcheck", "survey")
 # the commands in the order --help lists them
 COMMANDS = (campaign.add_run, campaign.add_repro, campaign.add_build, init.add_init,
-            campaign.add_list, reports.add_report, reports.add_findings, memcheck.add_memcheck,
-            survey.add_survey, reports.add_compare, gate.add_baseline, gate.add_gate,
+            states.add_states, campaign.add_list, reports.add_report, reports.add_findings,
+            memcheck.add_memcheck, survey.add_survey, reports.add_compare, gate.add_baseline, gate.add_gate,
             gate.add_merge, bench.add_bench, reports.add_export)
 
 

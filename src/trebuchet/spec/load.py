@@ -154,8 +154,10 @@ class Spec:
     leaves_out: dict = field(default_factory=dict)
     functions_line: Optional[int] = None  # where the spec lists (or inherits) its functions
     contract: Optional[Contract] = None  # the target's, for every function
-    # values made by calls (`values:`), spec/sequences.py: (Sequence, ...)
+    # values made by calls (`values:`, and those of its `states:` file),
+    # spec/sequences.py: (Sequence, ...)
     sequences: tuple = ()
+    states_file: Optional[Path] = None  # its `states:`, resolved
 
     @property
     def folder(self):
@@ -257,6 +259,8 @@ def load(path, _extended_by=()):
     _null_arguments(data)
     _validate_schema(data, lines, path)
     spec = _build(data, path, lines)
+    if "states" in data:
+        spec = _include_states(spec, data, lines)
     if "extends" in data:
         spec = _extend(spec, data, lines, _extended_by + (path,))
     _check(spec, data, lines)
@@ -290,6 +294,34 @@ def _extend(spec, data, lines, chain):
         base_folders=base.include_dirs,
         extends=base.target,
         contract=spec.contract or base.contract)
+
+
+def _include_states(spec, data, lines):
+    """The values of the spec's `states:` file added after its own: a file
+    of `values:` alone (what `trebuchet states` writes), whose mistakes are
+    told at its own lines, and none of whose names the spec's own values use."""
+    path = (spec.folder / data["states"]).resolve()
+    if not path.is_file():
+        raise TrebuchetError(f"states '{data['states']}': no such file (`trebuchet states` "
+                             f"writes it)", spec.path, yamlines.line_of(lines, ("states",)))
+    included, included_lines = yamlines.load(read_text(path), path)
+    _null_arguments(included)
+    _validate_schema(included, included_lines, path, _states_schema())
+    own = {s.label: s for s in spec.sequences}
+    added = sequences_module.read(included, included_lines, path)
+    for s in added:
+        if s.label in own:
+            raise TrebuchetError(f"{s.label} is a value of the spec already (line "
+                                 f"{own[s.label].where[1]} of {spec.path.name})", *s.where)
+    return dataclasses.replace(spec, sequences=spec.sequences + added, states_file=path)
+
+
+@lru_cache(maxsize=None)
+def _states_schema():
+    """A states file: the spec's `values:`, and nothing else."""
+    whole = _schema()
+    return {"$defs": whole["$defs"], "type": "object", "additionalProperties": False,
+            "required": ["values"], "properties": {"values": whole["properties"]["values"]}}
 
 
 def _null_convention(data):
@@ -347,8 +379,8 @@ def _schema_message(e):
     return e.message if len(e.message) < 200 else e.message[:200] + "..."
 
 
-def _validate_schema(data, lines, path):
-    validator = jsonschema.Draft202012Validator(_schema())
+def _validate_schema(data, lines, path, schema=None):
+    validator = jsonschema.Draft202012Validator(schema or _schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
@@ -449,7 +481,8 @@ def _check(spec, data, lines):
                 f.error_param not in names:
             fail(f"error param '{f.error_param}' is not a parameter of {f.name}",
                  "functions", i, "error", "param")
-    sequences_module.check(spec, [s for s in spec.sequences if s.where[0] == spec.path],
+    sequences_module.check(spec, [s for s in spec.sequences
+                                  if s.where[0] in (spec.path, spec.states_file)],
                            base_datatypes())
     for i, package in _stated(data, "pkg-config", spec.pkg_config):
         if not pkg_config_knows(package):

@@ -1,0 +1,1 @@
+"""`trebuchet states`: the states a spec's handles reach by its own calls, explored and written as values made by calls."""
