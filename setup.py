@@ -23,7 +23,8 @@ HERE = Path(__file__).resolve().parent
 # the folders plugins and reproducers are made from, with what they hold
 SHARED = {"harness": ["*.c", "*.h"], "datatypes": ["*.c", "*.h"], "schemas": ["*"],
           "docs": ["sfio-dictionary.md"]}
-COMPILED = {"executor": "bin/trebuchet-exec", "robust-sfio-library": "lib/librobust_sfio.so"}
+COMPILED = {"executor": "bin/trebuchet-exec", "robust-sfio-library": "lib/librobust_sfio.so",
+            "sfio-guarded-library": "lib/libsfio_guarded.so"}
 
 
 def _sfio_installed():
@@ -47,7 +48,7 @@ class BuildWithExecutor(build_py):
                     shutil.copy2(path, share / folder)
         shutil.copytree(HERE / "targets", share / "targets", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("tests"))
-        goals = ["executor"] + ["robust-sfio-library"] * _sfio_installed()
+        goals = ["executor"] + ["robust-sfio-library", "sfio-guarded-library"] * _sfio_installed()
         with tempfile.TemporaryDirectory() as build:
             subprocess.run(["make", "-s", "-C", str(HERE), f"BUILD={build}", *goals], check=True)
             for goal in goals:

@@ -1,0 +1,33 @@
+/*
+ * SFIO behind a guarded call: SFIO's interface, every call into libgvpr.so.2
+ * made under a SIGSEGV/SIGBUS handler and sigsetjmp, so that a fault inside
+ * SFIO becomes SFIO's error value with errno EFAULT and the caller carries
+ * on.  A program includes this header in place of SFIO's and links
+ * libsfio_guarded.so ahead of libgvpr.so.2.  SFIO's in-line macros read the
+ * stream in the caller's own code, out of any guard, so here they are
+ * functions, each run under the guard as the others are.
+ */
+#ifndef SFIO_GUARDED_H
+#define SFIO_GUARDED_H
+
+#include "sfio_abi.h"
+
+#undef sfputc
+#undef sfgetc
+#undef sffileno
+#undef sfeof
+#undef sferror
+#undef sfclrerr
+#undef sfstacked
+#undef sfvalue
+
+int sfputc(Sfio_t *f, int c);
+int sfgetc(Sfio_t *f);
+int sffileno(Sfio_t *f);
+int sfeof(Sfio_t *f);
+int sferror(Sfio_t *f);
+int sfclrerr(Sfio_t *f);
+int sfstacked(Sfio_t *f);
+ssize_t sfvalue(Sfio_t *f);
+
+#endif
