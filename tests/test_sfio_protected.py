@@ -31,3 +31,39 @@ def test_an_abort_is_no_fault_and_still_reaches_the_harness(tmp_path):
     trebuchet("run", "--target", "sfio_guarded", "--functions", "sfclose", "--pin", "f=FREED",
               "--db", db, "--quiet")
     assert [row[:2] for row in query(db, FAULTS)] == [("ABORT", 6)]
+
+
+def test_the_process_boundary_copies_a_wild_buffer_through_the_kernel(tmp_path):
+    """The proxy copies the caller's buffer with process_vm_readv: the wild
+    pointer is EFAULT there, and the valid one is written by the server."""
+    db = tmp_path / "proxy.db"
+    trebuchet("run", "--target", "sfio_proxy", "--functions", "sfwrite", "--pin", "f=WRITE",
+              "--pin", "buf=NO_ACCESS,BUF_PAGE",
+              "--pin", "n=PAGE", "--db", db, "--quiet")
+    assert sorted(query(db, "select value_names, outcome, ret, errno from results")) == [
+        ("Sfio_t:WRITE Void_t:BUF_PAGE size:PAGE", "PASS", 4096, 0),
+        ("Sfio_t:WRITE Void_t:NO_ACCESS size:PAGE", "PASS", -1, errno.EFAULT)]
+
+
+def test_the_handle_table_refuses_a_stream_the_server_never_handed_out(tmp_path):
+    """A closed stream, random bytes, a freed block: none is a handle of the
+    server's, and each is answered EBADF without the server touching it."""
+    db = tmp_path / "proxy.db"
+    trebuchet("run", "--target", "sfio_proxy", "--functions", "sfread",
+              "--pin", "f=CLOSED,GARBAGE,FREED,READ", "--pin", "buf=BUF_PAGE", "--pin", "n=ONE",
+              "--db", db, "--quiet")
+    rows = dict((names.split()[0], rest) for names, *rest in
+                query(db, "select value_names, outcome, ret, errno from results"))
+    refused = ["PASS", -1, errno.EBADF]
+    assert rows == {"Sfio_t:CLOSED": refused, "Sfio_t:GARBAGE": refused, "Sfio_t:FREED": refused,
+                    "Sfio_t:READ": ["PASS", 1, 0]}
+
+
+def test_a_server_that_dies_is_an_error_return_and_the_caller_carries_on(tmp_path):
+    """sfgetc(NULL) is SFIO's macro on a NULL stream: the server dies of it,
+    the call fails with ECONNRESET, and the test process goes on to its
+    clean-up, on a server started again."""
+    db = tmp_path / "proxy.db"
+    trebuchet("run", "--target", "sfio_proxy", "--functions", "sfgetc,sfputc", "--pin", "f=NULL",
+              "--pin", "c=ONE", "--db", db, "--quiet")
+    assert query(db, FAULTS) == [("PASS", None, -1, errno.ECONNRESET, 0)] * 2

@@ -10,24 +10,6 @@
 #ifndef SFIO_GUARDED_H
 #define SFIO_GUARDED_H
 
-#include "sfio_abi.h"
-
-#undef sfputc
-#undef sfgetc
-#undef sffileno
-#undef sfeof
-#undef sferror
-#undef sfclrerr
-#undef sfstacked
-#undef sfvalue
-
-int sfputc(Sfio_t *f, int c);
-int sfgetc(Sfio_t *f);
-int sffileno(Sfio_t *f);
-int sfeof(Sfio_t *f);
-int sferror(Sfio_t *f);
-int sfclrerr(Sfio_t *f);
-int sfstacked(Sfio_t *f);
-ssize_t sfvalue(Sfio_t *f);
+#include "sfio_inline_calls.h"
 
 #endif
