@@ -45,6 +45,13 @@ def test_the_process_boundary_copies_a_wild_buffer_through_the_kernel(tmp_path):
         ("Sfio_t:WRITE Void_t:NO_ACCESS size:PAGE", "PASS", -1, errno.EFAULT)]
 
 
+def test_a_copy_in_the_callers_own_code_kills_the_caller_instead(tmp_path):
+    db = tmp_path / "usercopy.db"
+    trebuchet("run", "--target", "sfio_proxy_usercopy", "--functions", "sfwrite", "--pin", "f=WRITE",
+              "--pin", "buf=NO_ACCESS", "--pin", "n=PAGE", "--db", db, "--quiet")
+    assert [row[:2] for row in query(db, FAULTS)] == [("ABORT", 11)]
+
+
 def test_the_handle_table_refuses_a_stream_the_server_never_handed_out(tmp_path):
     """A closed stream, random bytes, a freed block: none is a handle of the
     server's, and each is answered EBADF without the server touching it."""

@@ -1,8 +1,8 @@
 /*
  * SFIO's in-line functions as calls: for a library in front of SFIO whose
  * in-line functions cannot be macros over the caller's view of the stream
- * (the guarded call runs them under its guard; the process boundary's
- * caller holds no stream struct at all).  Included after sfio_abi.h.
+ * (Robust SFIO checks the stream first; the guarded call runs them under its
+ * guard; the process boundary's caller holds no stream struct at all).
  */
 #ifndef SFIO_INLINE_CALLS_H
 #define SFIO_INLINE_CALLS_H
