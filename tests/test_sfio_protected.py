@@ -3,8 +3,11 @@ cases that kill a test process on plain SFIO come back as SFIO's error value
 (errno EFAULT) behind the guarded call, and the test process carries on to
 its clean-up."""
 import errno
+import subprocess
 
-from conftest import query, trebuchet
+import pytest
+
+from conftest import ROOT, query, trebuchet
 
 # a write from a page that cannot be read, and one from no page at all
 WILD_WRITES = ("--functions", "sfwrite", "--pin", "f=WRITE", "--pin", "buf=NO_ACCESS,UNMAPPED",
@@ -74,3 +77,25 @@ def test_a_server_that_dies_is_an_error_return_and_the_caller_carries_on(tmp_pat
     trebuchet("run", "--target", "sfio_proxy", "--functions", "sfgetc,sfputc", "--pin", "f=NULL",
               "--pin", "c=ONE", "--db", db, "--quiet")
     assert query(db, FAULTS) == [("PASS", None, -1, errno.ECONNRESET, 0)] * 2
+
+
+# what the stream a fault hit is worth afterwards: behind the guard, SFIO
+# left it locked mid-call and it refuses every call; the proxy never let
+# the fault happen, and it writes on
+SAME_STREAM = {"guarded": -1, "proxy": 5}
+
+
+@pytest.mark.parametrize("scheme", ["guarded", "proxy"])
+def test_the_caller_carries_on_with_its_own_handler_in_place(scheme, tmp_path):
+    """A program of its own, not a campaign: after the wild write fails,
+    another stream writes and reads back, and the caller's own SIGSEGV
+    handler is the one in place."""
+    program = tmp_path / "carry_on"
+    library = {"guarded": ["-lsfio_guarded", "-l:libgvpr.so.2"], "proxy": ["-lsfio_proxy"]}[scheme]
+    subprocess.run(["cc", "-D_GNU_SOURCE", f"-D{scheme.upper()}", f"-I{ROOT}/targets/sfio_{scheme}",
+                    f"-I{ROOT}/targets/sfio", "-o", str(program),
+                    str(ROOT / "tests" / "sfio_protected" / "carry_on.c"), f"-L{ROOT}/build/lib",
+                    f"-Wl,-rpath,{ROOT}/build/lib", *library], check=True)
+    ran = subprocess.run([str(program)], cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert (ran.returncode, ran.stdout) == (
+        0, f"wild=-1 Bad address\nsame={SAME_STREAM[scheme]} other=5 read=5 hello\nhandler=own close=0\n")
