@@ -4,7 +4,7 @@ sfio_proxy (make build), run in turn
 on the same files, REPS times interleaved; prints each benchmark's median
 elapsed seconds and the ratios to plain SFIO.  Elapsed, not CPU: the proxy's
 server does the work while its caller waits, and the caller's rusage would
-leave the server out.  The byte benchmarks (getc, putc) and records move
+leave the server out.  The byte benchmarks (getc, putc) move
 256 KiB, the block ones 64 MiB: through the proxy each byte is a round trip.
 records is left out: its formats take up to four arguments, and the proxy
 passes the one word of the spec's shapes (targets/sfio_proxy/proxy_functions.c).
@@ -27,7 +27,7 @@ MiB = 1 << 20
 BLOCKED = ("copyrw", "read", "revrd", "seekrw", "write")
 # (benchmark, block, bytes moved); the byte benchmarks ignore their block
 CONFIGS = ([(b, block, 64 * MiB) for b in BLOCKED for block in (8192, 757)]
-           + [(b, 1, MiB // 4) for b in ("getc", "putc", "records")])
+           + [(b, 1, MiB // 4) for b in ("getc", "putc")])
 
 
 def elapsed(library, config, files):
