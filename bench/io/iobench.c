@@ -7,6 +7,10 @@
  *   -DIO_STDIO      glibc's <stdio.h>
  *   (neither)       SFIO (libgvpr.so.2, declared by sfio_abi.h)
  *   -DROBUST        Robust SFIO (robust_sfio.h, librobust_sfio.so)
+ *   -DGUARDED       SFIO behind a guarded call (sfio_guarded.h, libsfio_guarded.so):
+ *                   every call, each sfgetc and sfputc too, under a SIGSEGV/SIGBUS guard
+ *   -DPROXY         SFIO behind a process boundary (sfio_proxy.h, libsfio_proxy.so):
+ *                   every call, each sfgetc and sfputc too, a request to its server
  *
  *   iobench BENCHMARK BLOCK INPUT OUTPUT SIZE
  *
@@ -34,6 +38,12 @@
 #elif defined(ROBUST)
 #include "robust_sfio.h"
 #define LIBRARY "robust_sfio"
+#elif defined(GUARDED)
+#include "sfio_guarded.h"
+#define LIBRARY "sfio_guarded"
+#elif defined(PROXY)
+#include "sfio_proxy.h"
+#define LIBRARY "sfio_proxy"
 #else
 #include "sfio_abi.h"
 #define LIBRARY "sfio"

@@ -16,16 +16,11 @@
 
 #include "robust_check.h"
 #include "robust_pool.h"
-#include "sfio_abi.h"
+#include "sfio_forwarded.h"
 
 #pragma GCC visibility push(hidden)  /* the library's own, not its interface */
 
-#define RS_REAL_FUNCTIONS(X) \
-	X(sfnew) X(sfopen) X(sfpopen) X(sftmp) X(sfclose) X(sfstack) X(sfswap) \
-	X(sfpool) X(sfset) X(sfsetfd) X(sfsetbuf) X(sfsync) X(sfpurge) X(sfdisc) \
-	X(sfraise) X(sfresize) X(sfread) X(sfwrite) X(sfreserve) X(sfmove) \
-	X(sfgetr) X(sfputr) X(sfnputc) X(sfungetc) X(sfseek) X(sftell) X(sfsize) \
-	X(sfvprintf) X(sfvsprintf) X(sfvscanf) X(sfvsscanf) X(_sffilbuf) X(_sfflsbuf)
+#define RS_REAL_FUNCTIONS(X) SFIO_FORWARDED_FUNCTIONS(X)
 
 #define RS_REAL_FIELD(name) __typeof__(name) *name;
 struct rs_real {

@@ -21,25 +21,7 @@
 
 #include "robust_check.h"
 #include "robust_pool.h"
-#include "sfio_abi.h"
-
-#undef sfputc
-#undef sfgetc
-#undef sffileno
-#undef sfeof
-#undef sferror
-#undef sfclrerr
-#undef sfstacked
-#undef sfvalue
-
-int sfputc(Sfio_t *f, int c);
-int sfgetc(Sfio_t *f);
-int sffileno(Sfio_t *f);
-int sfeof(Sfio_t *f);
-int sferror(Sfio_t *f);
-int sfclrerr(Sfio_t *f);
-int sfstacked(Sfio_t *f);
-ssize_t sfvalue(Sfio_t *f);
+#include "sfio_inline_calls.h"
 
 /* The stream the in-line pair may work on for f: f itself when it is a
  * slot, else one that sends every call to the function. */

@@ -71,12 +71,20 @@ static int setup_string(union tb_arg *out)
 	return stream(out, sfnew(NULL, buf, 4096, -1, SF_STRING | SF_READ | SF_WRITE));
 }
 
+/* Closes the descriptor under f.  A library whose streams' descriptors are
+ * not the caller's (the process boundary's server holds them) defines its
+ * own in its target's sources. */
+__attribute__((weak)) int tb_sfio_close_descriptor(Sfio_t *f)
+{
+	return close(sffileno(f));
+}
+
 /* A read stream whose descriptor was closed underneath it. */
 static int setup_bad_fd(union tb_arg *out)
 {
 	Sfio_t *f = open_scratch("sf_badfd.txt", "r");
 
-	if (!f || close(sffileno(f)))
+	if (!f || tb_sfio_close_descriptor(f))
 		return -1;
 	return stream(out, f);
 }
