@@ -8,11 +8,13 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -44,6 +46,54 @@ static const char *server_path(void)
 	return path;
 }
 
+/* The server's program, read when this library is loaded: a test process
+ * runs in a sandbox whose /tmp is its own, where a build under /tmp (a CI
+ * checkout) cannot be seen, so the server is started from a copy in
+ * memory (memfd_create, fexecve) rather than by its path. */
+static unsigned char *server_image;
+static size_t server_size;
+
+__attribute__((constructor)) static void read_server(void)
+{
+	int fd = open(server_path(), O_RDONLY | O_CLOEXEC);
+	off_t size = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+	size_t got = 0;
+	ssize_t n;
+
+	if (size <= 0 || !(server_image = malloc((size_t)size)))
+		goto done;
+	while (got < (size_t)size &&
+	       (n = pread(fd, server_image + got, (size_t)size - got, (off_t)got)) > 0)
+		got += (size_t)n;
+	if (got == (size_t)size) {
+		server_size = got;
+	} else {
+		free(server_image);
+		server_image = NULL;
+	}
+done:
+	if (fd >= 0)
+		close(fd);
+}
+
+/* In the child: the server from its copy, else by its path. */
+static void exec_server(const char *gen)
+{
+	char *argv[] = { SERVER_NAME, (char *)gen, NULL };
+	extern char **environ;
+	size_t put = 0;
+	ssize_t n;
+	int fd;
+
+	if (server_image && (fd = memfd_create(SERVER_NAME, MFD_CLOEXEC)) >= 0) {
+		while (put < server_size && (n = write(fd, server_image + put, server_size - put)) > 0)
+			put += (size_t)n;
+		if (put == server_size)
+			fexecve(fd, argv, environ);
+	}
+	execv(server_path(), argv);
+}
+
 static int start(void)
 {
 	int sv[2];
@@ -57,7 +107,7 @@ static int start(void)
 		/* the server has its socket on 3 and nothing else of the caller's */
 		if (dup2(sv[1], SERVER_SOCK) == SERVER_SOCK && !close_range(SERVER_SOCK + 1, ~0U, 0) &&
 		    !prctl(PR_SET_PDEATHSIG, SIGKILL))
-			execl(server_path(), SERVER_NAME, gen, (char *)NULL);
+			exec_server(gen);
 		_exit(127);
 	}
 	close(sv[1]);
