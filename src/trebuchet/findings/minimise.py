@@ -53,7 +53,7 @@ class Cause:
     needed: tuple       # parameter indices
     values: tuple       # their values, "datatype:VALUE"
     case: object = None       # signature.Case: the failing case minimised
-    minimised: object = None  # signature.Case, confirmed to fail the same way; or None
+    minimised: object = None  # signature.Case: the last replacement that failed the same way
 
     def words(self, params):
         """"buf = NULL; len = ONE" with the function's parameter names."""
@@ -63,11 +63,9 @@ class Cause:
 
 @dataclass
 class Spent:
-    """What minimisation did in one run: said on the run's last line."""
-    sites: int = 0      # crash sites with a case minimised
-    causes: int = 0
+    """What minimisation did in one run (the run's last line reads the same
+    from the store: store/findings.py, minimisation)."""
     ran: int = 0        # cases run for it (the budget's unit)
-    read: int = 0       # replacements the run held already
     unexplained: int = 0  # failing cases left as run: the budget ran out
     budget: int = BUDGET
 
@@ -151,8 +149,8 @@ class Minimiser:
         apart (signature.value_kinds).  Cases of one function at one site
         whose values are of one kind share the cause of the first of them
         (the fewest misuse values, then the first case): minimised, it
-        stands for them, so a site costs a few cases per kind, run in two
-        batches for the whole run.  Returns what it spent."""
+        stands for them, so a site costs a few cases per kind, run in one
+        batch per parameter for the whole run.  Returns what it spent."""
         if not self.spent.budget:  # `--minimise-budget 0`: every case as run
             self.spent.unexplained = sum(map(len, sites.values()))
             return self.spent
@@ -193,8 +191,6 @@ class Minimiser:
                           case=m.first, minimised=m.minimised)
             for c in groups[(m.site, m.first.function, kind_of(m.first))]:
                 c.cause = cause
-            self.spent.causes += 1
-        self.spent.sites = len({m.site for m in chosen})
         return self.spent
 
     @staticmethod
@@ -227,7 +223,6 @@ class Minimiser:
             held = self.stored.get(key) or self.tried.get(key)
             if held is not None:
                 found[id(t)] = held
-                self.spent.read += 1
             else:
                 wanted.setdefault(key, []).append(t)
         if wanted:
